@@ -1,0 +1,28 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "HeatmapKit",
+    platforms: [.macOS(.v15), .iOS(.v18)],
+    products: [
+        .library(name: "HeatmapKit", targets: ["HeatmapKit"]),
+        .executable(name: "heatmap", targets: ["heatmap"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .target(
+            name: "HeatmapCore",
+            linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
+        ),
+        .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
+        .executableTarget(name: "heatmap", dependencies: ["HeatmapKit"]),
+        .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "HeatmapKitTests",
+            dependencies: ["HeatmapKit", "CPNG"],
+            resources: [.copy("Fixtures")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

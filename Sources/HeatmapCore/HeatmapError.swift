@@ -1,0 +1,42 @@
+/// What went wrong, with a message that says what and why.
+public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The radius (points) is outside 10...50.
+    case invalidRadius(Int)
+    /// The opacity is outside 0...1 or not a number.
+    case invalidOpacity(Double)
+    /// A fixed maximum intensity is not a finite number above 0.
+    case invalidMaximumIntensity(Double)
+    /// A gradient's colours, start points or colour map size are unusable; the text says why.
+    case invalidGradient(String)
+    /// The point at `index` of the data has an unusable coordinate; the text says which and why.
+    case invalidPoint(index: Int, reason: String)
+    /// The zoom level is outside 0...``WebMercator/maximumZoom``.
+    case unsupportedZoom(Int)
+    /// The scale is not 1, 2 or 3.
+    case unsupportedScale(Int)
+    /// The tile's x or y is outside the zoom level's grid of 2^zoom × 2^zoom tiles.
+    case tileOutOfRange(x: Int, y: Int, zoom: Int)
+
+    /// A sentence for the user: what was wrong and what is allowed.
+    public var description: String {
+        switch self {
+        case .invalidRadius(let radius):
+            return "radius \(radius) is outside 10...50 points"
+        case .invalidOpacity(let opacity):
+            return "opacity \(opacity) is outside 0...1"
+        case .invalidMaximumIntensity(let value):
+            return "maximum intensity \(value) must be a finite number above 0"
+        case .invalidGradient(let reason):
+            return "invalid gradient: \(reason)"
+        case .invalidPoint(let index, let reason):
+            return "point \(index): \(reason)"
+        case .unsupportedZoom(let zoom):
+            return "zoom \(zoom) is outside 0...\(WebMercator.maximumZoom)"
+        case .unsupportedScale(let scale):
+            return "scale \(scale) is not 1, 2 or 3"
+        case .tileOutOfRange(let x, let y, let zoom):
+            let last = (1 << min(max(zoom, 0), 62)) - 1
+            return "tile \(zoom)/\(x)/\(y) is outside the grid of zoom \(zoom) (x and y in 0...\(last))"
+        }
+    }
+}

@@ -1,0 +1,128 @@
+/// Receives what a walk of the index finds in a rectangle of pixels.
+protocol CellSink {
+    /// Whether a cell wholly inside the query may be reported as one, whatever pixels it
+    /// spans (a weight sum), rather than only when it lies in a single pixel (a gather).
+    static var takesWholeCells: Bool { get }
+    /// Adds `weight` (> 0) found in the pixel at world `column` and `row`; for a whole cell
+    /// the position is that of the cell's first pixel.
+    mutating func add(column: Int, row: Int, weight: Double)
+}
+
+/// A rectangle of world pixels inside the world, half-open: columns `x0..<x1`, rows `y0..<y1`.
+struct PixelQuery {
+    var space: PixelSpace
+    var x0: Int
+    var x1: Int
+    var y0: Int
+    var y1: Int
+}
+
+extension PointIndex {
+    /// Cells with at most this many points are read point by point.
+    static let leafSize = 16
+
+    /// Walks the implicit quadtree over the points in `query`, reporting each occupied pixel's
+    /// weight (or, for sinks that take whole cells, each inside cell's weight) to `sink`.
+    ///
+    /// - Complexity: O(min(points in the query, occupied pixels × log n)).
+    func walk<Sink: CellSink>(_ query: PixelQuery, into sink: inout Sink) {
+        guard !keys.isEmpty, query.x0 < query.x1, query.y0 < query.y1 else { return }
+        keys.withUnsafeBufferPointer { k in
+            weights.withUnsafeBufferPointer { w in
+                prefix.withUnsafeBufferPointer { p in
+                    let walker = Walker(keys: k, weights: w, prefix: p, query: query)
+                    walker.descend(x: 0, y: 0, level: 32, lo: 0, hi: k.count, into: &sink)
+                }
+            }
+        }
+    }
+
+    /// Calls `body` once for each copy of the world that the columns `columns` (which may run
+    /// past either edge of the world, which wraps) overlap, with the world columns of that
+    /// copy and the offset that turns a world column into a position in `columns`' frame.
+    ///
+    /// Example at zoom 0, scale 1 (world 256 px): columns -20..<276 give (236..<256, -256),
+    /// (0..<256, 0) and (0..<20, 256).
+    static func forEachWorldCopy(
+        of columns: Range<Int>, worldSize: Int, _ body: (Range<Int>, Int) -> Void
+    ) {
+        guard !columns.isEmpty else { return }
+        let first = floorDivide(columns.lowerBound, worldSize)
+        let last = floorDivide(columns.upperBound - 1, worldSize)
+        for copy in first...last {
+            let offset = copy * worldSize
+            let lower = max(0, columns.lowerBound - offset)
+            let upper = min(worldSize, columns.upperBound - offset)
+            if lower < upper { body(lower..<upper, offset) }
+        }
+    }
+}
+
+/// `a / b` rounded towards minus infinity, for `b > 0`.
+@inline(__always)
+func floorDivide(_ a: Int, _ b: Int) -> Int {
+    a >= 0 ? a / b : -((-a - 1) / b) - 1
+}
+
+/// The recursive walk, over the index's buffers.
+private struct Walker {
+    let keys: UnsafeBufferPointer<UInt64>
+    let weights: UnsafeBufferPointer<Float>
+    let prefix: UnsafeBufferPointer<Double>
+    let query: PixelQuery
+
+    func descend<Sink: CellSink>(x: UInt64, y: UInt64, level: Int, lo: Int, hi: Int, into sink: inout Sink) {
+        if lo == hi { return }
+        let space = query.space
+        let last = (UInt64(1) << UInt64(level)) - 1
+        let px0 = space.pixel(ofUnit: x)
+        let px1 = space.pixel(ofUnit: x + last)
+        let py0 = space.pixel(ofUnit: y)
+        let py1 = space.pixel(ofUnit: y + last)
+        if px1 < query.x0 || px0 >= query.x1 || py1 < query.y0 || py0 >= query.y1 { return }
+        let inside = px0 >= query.x0 && px1 < query.x1 && py0 >= query.y0 && py1 < query.y1
+        if inside && (Sink.takesWholeCells || (px0 == px1 && py0 == py1)) {
+            let weight = prefix[hi] - prefix[lo]
+            if weight > 0 { sink.add(column: px0, row: py0, weight: weight) }
+            return
+        }
+        if hi - lo <= PointIndex.leafSize {
+            for i in lo..<hi where weights[i] > 0 {
+                let px = space.pixel(ofUnit: UInt64(Morton.x(keys[i])))
+                let py = space.pixel(ofUnit: UInt64(Morton.y(keys[i])))
+                if px >= query.x0 && px < query.x1 && py >= query.y0 && py < query.y1 {
+                    sink.add(column: px, row: py, weight: Double(weights[i]))
+                }
+            }
+            return
+        }
+        let child = level - 1
+        let quarter = UInt64(1) << UInt64(2 * child)
+        let base = Morton.key(x: UInt32(truncatingIfNeeded: x), y: UInt32(truncatingIfNeeded: y))
+        let b1 = lowerBound(base + quarter, lo, hi)
+        let b2 = lowerBound(base + 2 * quarter, b1, hi)
+        let b3 = lowerBound(base + 3 * quarter, b2, hi)
+        let half = UInt64(1) << UInt64(child)
+        descend(x: x, y: y, level: child, lo: lo, hi: b1, into: &sink)
+        descend(x: x + half, y: y, level: child, lo: b1, hi: b2, into: &sink)
+        descend(x: x, y: y + half, level: child, lo: b2, hi: b3, into: &sink)
+        descend(x: x + half, y: y + half, level: child, lo: b3, hi: hi, into: &sink)
+    }
+
+    /// The first index in `lo..<hi` whose key is at least `key`.
+    @inline(__always)
+    func lowerBound(_ key: UInt64, _ lo: Int, _ hi: Int) -> Int {
+        var lo = lo
+        var count = hi - lo
+        while count > 0 {
+            let step = count / 2
+            if keys[lo + step] < key {
+                lo += step + 1
+                count -= step + 1
+            } else {
+                count = step
+            }
+        }
+        return lo
+    }
+}
