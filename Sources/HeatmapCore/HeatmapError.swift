@@ -16,6 +16,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case unsupportedScale(Int)
     /// The tile's x or y is outside the zoom level's grid of 2^zoom × 2^zoom tiles.
     case tileOutOfRange(x: Int, y: Int, zoom: Int)
+    /// A tile could not be encoded; the text says why.
+    case encodingFailed(String)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -37,6 +39,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
         case .tileOutOfRange(let x, let y, let zoom):
             let last = (1 << min(max(zoom, 0), 62)) - 1
             return "tile \(zoom)/\(x)/\(y) is outside the grid of zoom \(zoom) (x and y in 0...\(last))"
+        case .encodingFailed(let reason):
+            return "could not encode the tile: \(reason)"
         }
     }
 }

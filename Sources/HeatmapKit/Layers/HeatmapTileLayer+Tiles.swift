@@ -1,0 +1,87 @@
+import Dispatch
+
+extension HeatmapTileLayer {
+    /// What one request works from: a consistent version of the data and settings.
+    struct Snapshot {
+        var data: DataSet
+        var settings: HeatmapSettings
+        var generation: Int
+        var colorMap: ColorMap
+    }
+
+    /// Takes the current version, checking the settings and making the colour map once.
+    func snapshot() throws(HeatmapError) -> Snapshot {
+        try state.withLock { (state) throws(HeatmapError) -> Snapshot in
+            try state.settings.validate()
+            let key = ColorMapKey(gradient: state.settings.gradient, opacity: state.settings.opacity)
+            let map: ColorMap
+            if let made = state.colorMap, made.key == key {
+                map = made.map
+            } else {
+                map = ColorMap(gradient: key.gradient, opacity: key.opacity)
+                state.colorMap = (key, map)
+            }
+            return Snapshot(data: state.data, settings: state.settings, generation: state.generation, colorMap: map)
+        }
+    }
+
+    /// The tile at `x`, `y` (0...2^zoom − 1, from the north-west) and `zoom` (0...22), at
+    /// `scale` 1, 2 or 3 (256, 512 or 768 pixels). Waits for the index if it is not built.
+    ///
+    /// - Returns: ``TileResult/image(_:)`` or ``TileResult/noTile``.
+    /// - Throws: ``HeatmapError`` for invalid settings, data or tile coordinates.
+    public func tileFor(x: Int, y: Int, zoom: Int, scale: Int = 1) throws(HeatmapError) -> TileResult {
+        let snapshot = try snapshot()
+        let space = try PixelSpace(zoom: zoom, scale: scale)
+        guard (0..<space.tilesAcross).contains(x), (0..<space.tilesAcross).contains(y) else {
+            throw .tileOutOfRange(x: x, y: y, zoom: zoom)
+        }
+        let key = TileKey(generation: snapshot.generation, zoom: zoom, x: x, y: y, scale: scale)
+        if let cached = cache[key] { return cached }
+        let tile = try render(x: x, y: y, space: space, snapshot: snapshot)
+        cache.insert(tile, for: key)
+        return tile
+    }
+
+    /// The tile as ``tileFor(x:y:zoom:scale:)`` gives it, computed off the caller's thread.
+    ///
+    /// - Returns: ``TileResult/notAvailableYet`` if the task is cancelled before the work starts.
+    public func tile(x: Int, y: Int, zoom: Int, scale: Int = 1) async throws(HeatmapError) -> TileResult {
+        if Task.isCancelled { return .notAvailableYet }
+        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<TileResult, HeatmapError>, Never>) in
+            DispatchQueue.global().async {
+                continuation.resume(returning: Result { () throws(HeatmapError) in try self.tileFor(x: x, y: y, zoom: zoom, scale: scale) })
+            }
+        }
+        return try result.get()
+    }
+
+    /// The tile if it can be had without waiting for the index: otherwise the index is
+    /// built in the background and the answer is ``TileResult/notAvailableYet``.
+    public func tileIfReady(x: Int, y: Int, zoom: Int, scale: Int = 1) throws(HeatmapError) -> TileResult {
+        let data = state.withLock { $0.data }
+        guard data.isIndexed else {
+            DispatchQueue.global().async { _ = try? data.index() }
+            return .notAvailableYet
+        }
+        return try tileFor(x: x, y: y, zoom: zoom, scale: scale)
+    }
+
+    /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG.
+    func render(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> TileResult {
+        let index = try snapshot.data.index()
+        let radius = snapshot.settings.radius
+        let grid = index.intensity(
+            in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: radius * space.scale))
+        if grid.isEmpty { return .noTile }
+        let maximum =
+            snapshot.settings.maximumIntensity
+            ?? Double(snapshot.data.maximumIntensity(index: index, space: space, radius: radius))
+        let image = snapshot.colorMap.colorize(grid, maximum: maximum)
+        do {
+            return .image(try PNGEncoder().encode(image))
+        } catch {
+            throw .encodingFailed(error.description)
+        }
+    }
+}

@@ -1,0 +1,114 @@
+import Synchronization
+
+/// A heatmap as map tiles, the Swift counterpart of Google's `GMUHeatmapTileLayer`.
+///
+/// Set ``weightedData`` and, if you like, ``radius``, ``gradient`` and ``opacity``; then ask
+/// for tiles in the XYZ scheme with ``tileFor(x:y:zoom:scale:)`` (synchronous),
+/// ``tile(x:y:zoom:scale:)`` (asynchronous) or ``tileIfReady(x:y:zoom:scale:)`` (never
+/// waits). Every change takes effect on the next tile; no reset is needed.
+///
+/// Thread-safe: any number of threads may ask for tiles while another changes the data or
+/// the settings; each tile is drawn wholly from one version of them.
+///
+/// ```swift
+/// let layer = HeatmapTileLayer()
+/// layer.weightedData = [WeightedLatLng(coordinate: Coordinate(latitude: -37.8, longitude: 144.9))]
+/// if case .image(let png) = try layer.tileFor(x: 925, y: 628, zoom: 10) { ... }
+/// ```
+public final class HeatmapTileLayer: Sendable {
+    struct State {
+        var data: DataSet
+        var settings: HeatmapSettings
+        var generation: Int
+        var colorMap: (key: ColorMapKey, map: ColorMap)?
+    }
+
+    struct ColorMapKey: Hashable {
+        var gradient: Gradient
+        var opacity: Double
+    }
+
+    struct TileKey: Hashable, Sendable {
+        var generation: Int
+        var zoom: Int
+        var x: Int
+        var y: Int
+        var scale: Int
+    }
+
+    let state: Mutex<State>
+    let cache: TileCache<TileKey>
+
+    /// The side of a tile in points, 256; a tile at scale s is `256 * s` pixels.
+    public let tileSize = 256
+
+    /// Creates a layer with Google's defaults (radius 20, the default gradient, opacity 0.7).
+    ///
+    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    public init(weightedData: [WeightedLatLng] = [], settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
+        state = Mutex(State(data: DataSet(points: weightedData), settings: settings, generation: 0, colorMap: nil))
+        cache = TileCache(capacityBytes: cacheBytes)
+    }
+
+    /// Changes the state and drops the cached tiles, which no longer apply.
+    private func update(_ change: (inout State) -> Void) {
+        state.withLock { state in
+            change(&state)
+            state.generation += 1
+        }
+        cache.removeAll()
+    }
+
+    /// The points to draw. Setting them takes effect on the next tile; the index is built
+    /// then (or by ``prepare()``). Invalid points make tile requests throw
+    /// ``HeatmapError/invalidPoint(index:reason:)``.
+    public var weightedData: [WeightedLatLng] {
+        get { state.withLock { $0.data.points } }
+        set { update { $0.data = DataSet(points: newValue) } }
+    }
+
+    /// All the drawing settings at once.
+    public var settings: HeatmapSettings {
+        get { state.withLock { $0.settings } }
+        set { update { $0.settings = newValue } }
+    }
+
+    /// The kernel's radius in points, 10...50, default 20. An invalid value makes tile
+    /// requests throw ``HeatmapError/invalidRadius(_:)``.
+    public var radius: Int {
+        get { settings.radius }
+        set { update { $0.settings.radius = newValue } }
+    }
+
+    /// The colours, default ``Gradient/default``.
+    public var gradient: Gradient {
+        get { settings.gradient }
+        set { update { $0.settings.gradient = newValue } }
+    }
+
+    /// Multiplies the alpha of every pixel, 0...1, default 0.7. An invalid value makes tile
+    /// requests throw ``HeatmapError/invalidOpacity(_:)``.
+    public var opacity: Double {
+        get { settings.opacity }
+        set { update { $0.settings.opacity = newValue } }
+    }
+
+    /// A fixed normalisation value for every zoom, or `nil` (default) for the true maximum
+    /// intensity of the data at each zoom.
+    public var maximumIntensity: Double? {
+        get { settings.maximumIntensity }
+        set { update { $0.settings.maximumIntensity = newValue } }
+    }
+
+    /// Drops every cached tile. Changing the data or a setting already does.
+    public func clearTileCache() {
+        cache.removeAll()
+    }
+
+    /// Builds the index of the current data now rather than on the first tile.
+    ///
+    /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` for the first invalid point.
+    public func prepare() throws(HeatmapError) {
+        _ = try state.withLock { $0.data }.index()
+    }
+}
