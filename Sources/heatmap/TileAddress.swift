@@ -15,7 +15,8 @@ struct TileAddress: Equatable {
         }
         let parts = rest.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 3, let z = Int(parts[0]), let x = Int(parts[1]), let y = Int(parts[2]) else {
-            throw .usage("the tile must be Z/X/Y with whole numbers, optionally followed by @2x or @3x; got \"\(text)\"")
+            throw .usage(
+                "the tile must be Z/X/Y with whole numbers, optionally followed by @2x or @3x; got \"\(text)\"")
         }
         zoom = z
         self.x = x

@@ -60,7 +60,8 @@ struct TileCommand {
                 guard let grid = try layer.intensity(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale) else {
                     return reportNoTile()
                 }
-                bytes = grid.values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+                bytes = grid.values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+                }
             } else {
                 guard case .image(let png) = try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
                 else { return reportNoTile() }

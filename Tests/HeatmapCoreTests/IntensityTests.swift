@@ -69,9 +69,11 @@ import Testing
         // The antimeridian cluster: both sides of it at zoom 10 hold intensity.
         let space = try PixelSpace(zoom: 10, scale: 1)
         let y = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: -17))) / space.tileSize
-        let west = index.intensity(in: PixelRect(tileX: 0, y: y, in: space), space: space, kernel: GaussianKernel(radius: 20))
+        let west = index.intensity(
+            in: PixelRect(tileX: 0, y: y, in: space), space: space, kernel: GaussianKernel(radius: 20))
         let east = index.intensity(
-            in: PixelRect(tileX: space.tilesAcross - 1, y: y, in: space), space: space, kernel: GaussianKernel(radius: 20))
+            in: PixelRect(tileX: space.tilesAcross - 1, y: y, in: space), space: space,
+            kernel: GaussianKernel(radius: 20))
         #expect(!west.isEmpty && !east.isEmpty)
     }
 
@@ -95,7 +97,8 @@ import Testing
     func emptyIndex() throws {
         let index = try PointIndex(points: [])
         let space = try PixelSpace(zoom: 0, scale: 1)
-        let grid = index.intensity(in: PixelRect(tileX: 0, y: 0, in: space), space: space, kernel: GaussianKernel(radius: 20))
+        let grid = index.intensity(
+            in: PixelRect(tileX: 0, y: 0, in: space), space: space, kernel: GaussianKernel(radius: 20))
         #expect(grid.isEmpty)
         #expect(grid.maximum == 0)
         #expect(index.maximumIntensity(space: space, kernel: GaussianKernel(radius: 20)) == 0)

@@ -39,7 +39,9 @@ import Testing
         var best: Float = 0
         for y in 0..<space.tilesAcross {
             for x in 0..<space.tilesAcross {
-                best = max(best, index.intensity(in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: kernel).maximum)
+                best = max(
+                    best,
+                    index.intensity(in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: kernel).maximum)
             }
         }
         #expect(index.maximumIntensity(space: space, kernel: kernel) == best)
@@ -59,8 +61,11 @@ import Testing
             for p in points {
                 let px = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: p.coordinate.longitude)))
                 let py = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: p.coordinate.latitude)))
-                let inColumns = (-1...1).contains { copy in (rect.x..<(rect.x + rect.width)).contains(px + copy * world) }
-                if inColumns && (rect.y..<(rect.y + rect.height)).contains(py) { expected += Double(Float(p.intensity)) }
+                let inColumns = (-1...1).contains { copy in (rect.x..<(rect.x + rect.width)).contains(px + copy * world)
+                }
+                if inColumns && (rect.y..<(rect.y + rect.height)).contains(py) {
+                    expected += Double(Float(p.intensity))
+                }
             }
             #expect(abs(index.weight(in: rect, space: space) - expected) < 1e-6 * max(1, expected))
         }

@@ -18,7 +18,8 @@ import Testing
         for row in 0..<rows {
             for column in 0..<columns {
                 let tileX = (x + column) % space.tilesAcross
-                let tile = index.intensity(in: PixelRect(tileX: tileX, y: y + row, in: space), space: space, kernel: kernel)
+                let tile = index.intensity(
+                    in: PixelRect(tileX: tileX, y: y + row, in: space), space: space, kernel: kernel)
                 for j in 0..<t {
                     for i in 0..<t where tile[i, j] != whole[column * t + i, row * t + j] { differing += 1 }
                 }
@@ -33,7 +34,8 @@ import Testing
         for zoom in [1, 4, 8, 12] {
             for scale in [1, 2] {
                 let space = try PixelSpace(zoom: zoom, scale: scale)
-                let x = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: cluster.longitude - 1))) / space.tileSize
+                let x =
+                    space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: cluster.longitude - 1))) / space.tileSize
                 let y = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: cluster.latitude))) / space.tileSize
                 try expectSeamless(zoom: zoom, scale: scale, x: max(0, x - 1), y: min(y, space.tilesAcross - 2))
             }
@@ -55,7 +57,8 @@ import Testing
         let space = try PixelSpace(zoom: 0, scale: 1)
         let kernel = GaussianKernel(radius: 20)
         let tile = index.intensity(in: PixelRect(tileX: 0, y: 0, in: space), space: space, kernel: kernel)
-        let shifted = index.intensity(in: PixelRect(x: 256, y: 0, width: 256, height: 256), space: space, kernel: kernel)
+        let shifted = index.intensity(
+            in: PixelRect(x: 256, y: 0, width: 256, height: 256), space: space, kernel: kernel)
         #expect(tile.values == shifted.values)
     }
 }

@@ -31,7 +31,8 @@ public struct Gradient: Sendable, Hashable {
             }
             if i > 0 && point <= startPoints[i - 1] {
                 throw .invalidGradient(
-                    "start point \(i) (\(point)) is not above start point \(i - 1) (\(startPoints[i - 1])); they must increase")
+                    "start point \(i) (\(point)) is not above start point \(i - 1) (\(startPoints[i - 1])); they must increase"
+                )
             }
         }
         guard (2...Gradient.maximumColorMapSize).contains(colorMapSize) else {

@@ -46,7 +46,8 @@ struct HSVColor {
         case 4: (r, g, b) = (t, p, v)
         default: (r, g, b) = (v, p, q)
         }
-        return RGBAColor(red: HSVColor.byte(r), green: HSVColor.byte(g), blue: HSVColor.byte(b), alpha: HSVColor.byte(alpha))
+        return RGBAColor(
+            red: HSVColor.byte(r), green: HSVColor.byte(g), blue: HSVColor.byte(b), alpha: HSVColor.byte(alpha))
     }
 
     static func byte(_ unit: Double) -> UInt8 { UInt8(min(max(unit * 255, 0), 255).rounded()) }

@@ -52,7 +52,8 @@ extension PointIndex {
         var sink = WeightSink()
         PointIndex.forEachWorldCopy(of: columns, worldSize: world) { range, _ in
             walk(
-                PixelQuery(space: space, x0: range.lowerBound, x1: range.upperBound, y0: rows.lowerBound, y1: rows.upperBound),
+                PixelQuery(
+                    space: space, x0: range.lowerBound, x1: range.upperBound, y0: rows.lowerBound, y1: rows.upperBound),
                 into: &sink)
         }
         return sink.total

@@ -12,7 +12,8 @@ public struct HeatmapSettings: Sendable, Hashable {
     public var maximumIntensity: Double?
 
     /// Creates settings; every argument has Google's default.
-    public init(radius: Int = 20, gradient: Gradient = .default, opacity: Double = 0.7, maximumIntensity: Double? = nil) {
+    public init(radius: Int = 20, gradient: Gradient = .default, opacity: Double = 0.7, maximumIntensity: Double? = nil)
+    {
         self.radius = radius
         self.gradient = gradient
         self.opacity = opacity

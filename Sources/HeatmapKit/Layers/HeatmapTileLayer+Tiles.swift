@@ -48,9 +48,13 @@ extension HeatmapTileLayer {
     /// - Returns: ``TileResult/notAvailableYet`` if the task is cancelled before the work starts.
     public func tile(x: Int, y: Int, zoom: Int, scale: Int = 1) async throws(HeatmapError) -> TileResult {
         if Task.isCancelled { return .notAvailableYet }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<TileResult, HeatmapError>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<TileResult, HeatmapError>, Never>) in
             DispatchQueue.global().async {
-                continuation.resume(returning: Result { () throws(HeatmapError) in try self.tileFor(x: x, y: y, zoom: zoom, scale: scale) })
+                continuation.resume(
+                    returning: Result { () throws(HeatmapError) in
+                        try self.tileFor(x: x, y: y, zoom: zoom, scale: scale)
+                    })
             }
         }
         return try result.get()
@@ -72,7 +76,8 @@ extension HeatmapTileLayer {
         let index = try snapshot.data.index()
         let radius = snapshot.settings.radius
         let grid = index.intensity(
-            in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: radius * space.scale))
+            in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: radius * space.scale)
+        )
         if grid.isEmpty { return .noTile }
         let maximum =
             snapshot.settings.maximumIntensity

@@ -44,16 +44,19 @@ public enum JSONPointReader {
                 throw PointFileError(path: path, location: place, reason: "has no \"lat\" (or \"latitude\") field")
             }
             guard let longitude = lng else {
-                throw PointFileError(path: path, location: place, reason: "has no \"lng\" (or \"lon\", \"longitude\") field")
+                throw PointFileError(
+                    path: path, location: place, reason: "has no \"lng\" (or \"lon\", \"longitude\") field")
             }
             guard (-90...90).contains(latitude) else {
-                throw PointFileError(path: path, location: place, reason: "latitude \(latitude) is out of range -90...90")
+                throw PointFileError(
+                    path: path, location: place, reason: "latitude \(latitude) is out of range -90...90")
             }
             let weight = try number(object, ["weight", "intensity"], path: path, place: place) ?? 1
             guard weight >= 0, weight <= Double(Float.greatestFiniteMagnitude) else {
                 throw PointFileError(path: path, location: place, reason: "weight \(weight) is not a finite number ≥ 0")
             }
-            points.append(WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude), intensity: weight))
+            points.append(
+                WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude), intensity: weight))
         }
         return points
     }
@@ -86,7 +89,8 @@ public enum JSONPointReader {
             case nil: continue
             case .number(let value)?: return value
             case .other(let text)?:
-                throw PointFileError(path: path, location: place, reason: "field \"\(name)\" is \(text), expected a number")
+                throw PointFileError(
+                    path: path, location: place, reason: "field \"\(name)\" is \(text), expected a number")
             }
         }
         return nil
