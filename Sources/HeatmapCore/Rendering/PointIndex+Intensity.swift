@@ -11,7 +11,12 @@ extension PointIndex {
     /// - Complexity: O(min(points, occupied pixels × log n)) to gather, and at most
     ///   O((w + 2R) · (w + 2R + h) · (2R + 1)) to convolve.
     public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) -> IntensityGrid {
-        let r = kernel.radius
+        convolved(in: rect, space: space, taps: kernel.taps, reach: kernel.radius)
+    }
+
+    /// The pixel weights around `rect` convolved with a separable, symmetric kernel of
+    /// `2 * reach + 1` taps (`taps[reach]` at distance 0).
+    func convolved(in rect: PixelRect, space: PixelSpace, taps kernelTaps: [Float], reach r: Int) -> IntensityGrid {
         let padded = rect.expanded(by: r)
         var cells = GatheredCells(width: padded.width, height: padded.height)
         gather(padded, space: space, into: &cells)
@@ -20,7 +25,7 @@ extension PointIndex {
         var values = [Float](repeating: 0, count: width * height)
         if !cells.isEmpty {
             values.withUnsafeMutableBufferPointer { out in
-                kernel.taps.withUnsafeBufferPointer { taps in
+                kernelTaps.withUnsafeBufferPointer { taps in
                     cells.convolve(taps: taps, radius: r, into: out, width: width, height: height)
                 }
             }

@@ -2,42 +2,22 @@ extension PointIndex {
     /// The largest intensity of any pixel of the whole world at a zoom and scale: the
     /// normalisation value M(z) that gives every tile of the zoom one colour scale.
     ///
-    /// Branch and bound: a rectangle's intensities cannot exceed the weight within reach of
-    /// it (the kernel is at most 1), and that weight is a handful of range sums. Rectangles
-    /// are taken in order of that bound, halved until they are blocks of `blockSize`
-    /// pixels, and blocks are rendered exactly; the search stops when no bound is above the
-    /// best intensity found. The answer is deterministic and equals the maximum of the
-    /// rendered tiles (to float rounding).
+    /// Branch and bound over coarse cells. A cell of 2^k × 2^k pixels is a pixel of zoom
+    /// z − k, so the weights of all cells come from the index as a render at that zoom does.
+    /// Convolving them with the kernel evaluated at the *smallest* distance between two cells,
+    /// k((|d| − 1) · 2^k + 1) for d cells apart (1 for the cell itself), bounds the intensity
+    /// of every pixel in each cell from above. Cells are refined 16 × 16 at a time, most
+    /// promising first, and dropped when their bound is not above the best intensity found;
+    /// at k = 0 the bound is the exact intensity, computed as tiles compute it.
     ///
-    /// - Returns: 0 when no point has positive weight.
-    /// - Complexity: in the worst case that of rendering every occupied block; usually a
-    ///   few blocks around the densest places.
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, blockSize: Int = 64) -> Float {
-        let world = space.worldSize
-        var best: Float = 0
-        var heap = MaxHeap<Candidate>()
-        heap.push(Candidate(bound: totalWeight, rect: PixelRect(x: 0, y: 0, width: world, height: world)))
-        while let top = heap.pop(), top.bound > Double(best) {
-            let rect = top.rect
-            if rect.width <= blockSize && rect.height <= blockSize {
-                best = max(best, intensity(in: rect, space: space, kernel: kernel).maximum)
-                continue
-            }
-            let widths = rect.width > blockSize ? [rect.width / 2, rect.width - rect.width / 2] : [rect.width]
-            let heights = rect.height > blockSize ? [rect.height / 2, rect.height - rect.height / 2] : [rect.height]
-            var y = rect.y
-            for height in heights {
-                var x = rect.x
-                for width in widths {
-                    let child = PixelRect(x: x, y: y, width: width, height: height)
-                    let bound = weight(in: child.expanded(by: kernel.radius), space: space)
-                    if bound > Double(best) { heap.push(Candidate(bound: bound, rect: child)) }
-                    x += width
-                }
-                y += height
-            }
-        }
-        return best
+    /// The answer is deterministic and equals the largest pixel of the rendered tiles (to
+    /// float rounding); 0 when no point has positive weight.
+    ///
+    /// - Complexity: a render of the zoom-0 grid of cells, then of 16 × 16 cells (and the
+    ///   kernel's reach around them) for each cell whose bound exceeds the maximum.
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
+        let search = MaximumSearch(index: self, space: space, kernel: kernel)
+        return search.run()
     }
 
     /// The total weight of the points in a rectangle of pixels; columns wrap around the
@@ -51,12 +31,118 @@ extension PointIndex {
         let columns = rect.width >= world ? 0..<world : rect.x..<(rect.x + rect.width)
         var sink = WeightSink()
         PointIndex.forEachWorldCopy(of: columns, worldSize: world) { range, _ in
-            walk(
-                PixelQuery(
-                    space: space, x0: range.lowerBound, x1: range.upperBound, y0: rows.lowerBound, y1: rows.upperBound),
-                into: &sink)
+            let query = PixelQuery(
+                space: space, x0: range.lowerBound, x1: range.upperBound, y0: rows.lowerBound, y1: rows.upperBound)
+            walk(query, into: &sink)
         }
         return sink.total
+    }
+}
+
+/// The branch and bound behind ``PointIndex/maximumIntensity(space:kernel:)``.
+private struct MaximumSearch {
+    /// Each refinement splits a cell into `2^levelStep` × `2^levelStep` cells.
+    static let levelStep = 4
+
+    let index: PointIndex
+    let space: PixelSpace
+    let kernel: GaussianKernel
+
+    /// A cell waiting to be refined: cell (`x`, `y`) of size 2^`level` pixels.
+    struct Candidate: Comparable {
+        var bound: Float
+        var level: Int
+        var x: Int
+        var y: Int
+
+        static func < (a: Candidate, b: Candidate) -> Bool {
+            if a.bound != b.bound { return a.bound < b.bound }
+            // Ties broken by place, so that the order never depends on anything else.
+            return (a.level, a.y, a.x) > (b.level, b.y, b.x)
+        }
+    }
+
+    func run() -> Float {
+        var best: Float = 0
+        var heap = MaxHeap<Candidate>()
+        // The root: the whole world in cells of 2^zoom pixels (a zoom-0 grid).
+        let root = bounds(level: space.zoom, rect: PixelRect(x: 0, y: 0, width: space.tileSize, height: space.tileSize))
+        if space.zoom == 0 { return root.maximum }
+        push(root, level: space.zoom, origin: (0, 0), above: best, into: &heap)
+        // Dives to the exact intensity under the highest bounds give a lower bound early,
+        // so that few cells are ever queued.
+        for _ in 0..<Self.dives {
+            guard let start = heap.pop() else { break }
+            best = max(best, dive(from: start))
+            heap.push(start)
+        }
+        while let candidate = heap.pop(), candidate.bound > best {
+            let (level, rect) = children(of: candidate)
+            let grid = bounds(level: level, rect: rect)
+            if level == 0 {
+                best = max(best, grid.maximum)
+            } else {
+                push(grid, level: level, origin: (rect.x, rect.y), above: best, into: &heap)
+            }
+        }
+        return best
+    }
+
+    /// How many greedy dives seed the lower bound.
+    static let dives = 4
+
+    /// The level and rectangle (in cells of that level) of a candidate's children.
+    func children(of candidate: Candidate) -> (level: Int, rect: PixelRect) {
+        let level = max(0, candidate.level - Self.levelStep)
+        let factor = 1 << (candidate.level - level)
+        return (level, PixelRect(x: candidate.x * factor, y: candidate.y * factor, width: factor, height: factor))
+    }
+
+    /// Follows the child with the highest bound down to pixels; returns the exact intensity
+    /// found there.
+    func dive(from start: Candidate) -> Float {
+        var candidate = start
+        while true {
+            let (level, rect) = children(of: candidate)
+            let grid = bounds(level: level, rect: rect)
+            if level == 0 { return grid.maximum }
+            guard let top = grid.values.indices.max(by: { grid.values[$0] < grid.values[$1] }) else { return 0 }
+            candidate = Candidate(
+                bound: grid.values[top], level: level, x: rect.x + top % grid.width, y: rect.y + top / grid.width)
+        }
+    }
+
+    /// Queues the cells of `grid` (cells of `level`, the first at `origin`) whose bound is
+    /// above `best`, raised a hair so that float rounding never drops the true maximum.
+    func push(
+        _ grid: IntensityGrid, level: Int, origin: (x: Int, y: Int), above best: Float,
+        into heap: inout MaxHeap<Candidate>
+    ) {
+        let margin: Float = 1 + 1e-5
+        for j in 0..<grid.height {
+            for i in 0..<grid.width where grid[i, j] > best {
+                heap.push(Candidate(bound: grid[i, j] * margin, level: level, x: origin.x + i, y: origin.y + j))
+            }
+        }
+    }
+
+    /// Upper bounds for every cell of `rect` (in cells of 2^`level` pixels); at level 0,
+    /// the exact intensities.
+    func bounds(level: Int, rect: PixelRect) -> IntensityGrid {
+        // 0 ≤ level ≤ zoom, so the cell space always exists.
+        let cellSpace = (try? PixelSpace(zoom: space.zoom - level, scale: space.scale)) ?? space
+        let (taps, reach) = boundTaps(level: level)
+        return index.convolved(in: rect, space: cellSpace, taps: taps, reach: reach)
+    }
+
+    /// The kernel at the smallest distance between pixels of cells `d` apart, for cells of
+    /// 2^`level` pixels: 1 at d = 0, k((|d| − 1) · 2^level + 1) beyond, as far as that is ≤ R.
+    func boundTaps(level: Int) -> ([Float], Int) {
+        if level == 0 { return (kernel.taps, kernel.radius) }
+        let size = 1 << level
+        let reach = (kernel.radius - 1) / size + 1
+        let taps = (-reach...reach).map { d in d == 0 ? 1 : kernel.taps[kernel.radius + (abs(d) - 1) * size + 1] }
+        return (taps, reach)
     }
 }
 
@@ -65,16 +151,4 @@ private struct WeightSink: CellSink {
     static var takesWholeCells: Bool { true }
     var total = 0.0
     mutating func add(column: Int, row: Int, weight: Double) { total += weight }
-}
-
-/// A rectangle waiting to be searched, with the bound on its intensities.
-private struct Candidate: Comparable {
-    var bound: Double
-    var rect: PixelRect
-    static func < (a: Candidate, b: Candidate) -> Bool {
-        if a.bound != b.bound { return a.bound < b.bound }
-        // Ties broken by position, so the search order never depends on anything else.
-        return (a.rect.y, a.rect.x) > (b.rect.y, b.rect.x)
-    }
-    static func == (a: Candidate, b: Candidate) -> Bool { a.bound == b.bound && a.rect == b.rect }
 }
