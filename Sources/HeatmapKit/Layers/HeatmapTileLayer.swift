@@ -13,7 +13,7 @@ import Synchronization
 /// ```swift
 /// let layer = HeatmapTileLayer()
 /// layer.weightedData = [WeightedLatLng(coordinate: Coordinate(latitude: -37.8, longitude: 144.9))]
-/// if case .image(let png) = try layer.tileFor(x: 925, y: 628, zoom: 10) { ... }
+/// if case .image(let png) = try layer.tileFor(x: 924, y: 628, zoom: 10) { ... }
 /// ```
 public final class HeatmapTileLayer: Sendable {
     struct State {
