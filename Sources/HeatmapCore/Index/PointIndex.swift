@@ -26,31 +26,13 @@ public struct PointIndex: Sendable {
     ///   intensity that is not finite and at least 0 (or too large for 32-bit floats).
     /// - Complexity: O(n) (a radix sort).
     public init(points: [WeightedLatLng]) throws(HeatmapError) {
-        var keys = [UInt64](repeating: 0, count: points.count)
-        var weights = [Float](repeating: 0, count: points.count)
-        for (i, point) in points.enumerated() {
-            let c = point.coordinate
-            guard c.latitude.isFinite, (-90...90).contains(c.latitude) else {
-                throw .invalidPoint(index: i, reason: "latitude \(c.latitude) is outside -90...90")
-            }
-            guard c.longitude.isFinite else {
-                throw .invalidPoint(index: i, reason: "longitude \(c.longitude) is not a finite number")
-            }
-            let w = point.intensity
-            guard w.isFinite, w >= 0, w <= Double(Float.greatestFiniteMagnitude) else {
-                throw .invalidPoint(index: i, reason: "intensity \(w) is not a finite number ≥ 0")
-            }
-            keys[i] = Morton.key(
-                x: WebMercator.unitX(longitude: c.longitude), y: WebMercator.unitY(latitude: c.latitude))
-            weights[i] = Float(w)
-        }
-        self.init(unsortedKeys: keys, weights: weights)
+        var builder = Builder(capacity: points.count)
+        for point in points { try builder.append(point) }
+        self = builder.build()
     }
 
     /// Builds the index from Morton keys and weights in any order.
-    init(unsortedKeys: [UInt64], weights: [Float]) {
-        var keys = unsortedKeys
-        var weights = weights
+    init(unsortedKeys keys: consuming [UInt64], weights: consuming [Float]) {
         RadixSort.sort(keys: &keys, weights: &weights)
         var prefix = [Double](repeating: 0, count: keys.count + 1)
         var sum = 0.0

@@ -1,0 +1,73 @@
+extension PointIndex {
+    /// Collects points one at a time, 12 bytes each, and builds the index from them: the
+    /// way to index millions of points read from a file without keeping them twice.
+    ///
+    /// ```swift
+    /// var builder = PointIndex.Builder()
+    /// try builder.append(latitude: -37.8, longitude: 144.9, intensity: 2)
+    /// let index = builder.build()
+    /// ```
+    public struct Builder: Sendable {
+        private var keys: [UInt64] = []
+        private var weights: [Float] = []
+
+        /// Creates an empty builder with room for `capacity` points.
+        public init(capacity: Int = 0) {
+            keys.reserveCapacity(max(0, capacity))
+            weights.reserveCapacity(max(0, capacity))
+        }
+
+        /// The number of points appended so far; the next point's index in errors.
+        public var count: Int { keys.count }
+
+        /// Adds a point.
+        ///
+        /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` (index = ``count``) for a
+        ///   latitude that is not a number in -90...90 (beyond ±85.05112878 it is kept and
+        ///   clamped when drawn), a longitude that is not finite (any finite one wraps), or an
+        ///   intensity that is not finite and at least 0 or too large for 32-bit floats.
+        public mutating func append(latitude: Double, longitude: Double, intensity: Double = 1) throws(HeatmapError) {
+            guard latitude.isFinite, (-90...90).contains(latitude) else {
+                throw .invalidPoint(index: count, reason: "latitude \(latitude) is outside -90...90")
+            }
+            guard longitude.isFinite else {
+                throw .invalidPoint(index: count, reason: "longitude \(longitude) is not a finite number")
+            }
+            guard intensity.isFinite, intensity >= 0, intensity <= Double(Float.greatestFiniteMagnitude) else {
+                throw .invalidPoint(index: count, reason: "intensity \(intensity) is not a finite number ≥ 0")
+            }
+            keys.append(
+                Morton.key(x: WebMercator.unitX(longitude: longitude), y: WebMercator.unitY(latitude: latitude)))
+            weights.append(Float(intensity))
+        }
+
+        /// Adds a weighted point; see ``append(latitude:longitude:intensity:)``.
+        public mutating func append(_ point: WeightedLatLng) throws(HeatmapError) {
+            try append(
+                latitude: point.coordinate.latitude, longitude: point.coordinate.longitude, intensity: point.intensity)
+        }
+
+        /// The index of the points appended.
+        ///
+        /// - Complexity: O(n), a radix sort.
+        public consuming func build() -> PointIndex {
+            PointIndex(unsortedKeys: keys, weights: weights)
+        }
+    }
+
+    /// The indexed points, at the centre of their fixed-point units and with their 32-bit
+    /// weights, in index (Z-order) order: what an index built from a file holds.
+    ///
+    /// - Complexity: O(n).
+    public var points: [WeightedLatLng] {
+        (0..<count).map { i in
+            let x = (Double(Morton.x(keys[i])) + 0.5) / 4_294_967_296
+            let y = (Double(Morton.y(keys[i])) + 0.5) / 4_294_967_296
+            return WeightedLatLng(
+                coordinate: Coordinate(
+                    latitude: WebMercator.latitude(worldFraction: y), longitude: WebMercator.longitude(worldFraction: x)
+                ),
+                intensity: Double(weights[i]))
+        }
+    }
+}
