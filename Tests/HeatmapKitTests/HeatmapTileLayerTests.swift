@@ -164,3 +164,29 @@ import Testing
         #expect(try layer.tileIfReady(x: 0, y: 0, zoom: 7) == .noTile)
     }
 }
+
+@Suite struct PrebuiltIndexTests {
+    @Test("a layer over a prebuilt index draws what a layer over the points draws")
+    func sameTiles() throws {
+        var builder = PointIndex.Builder()
+        for point in Fixtures.policeStations { try builder.append(point) }
+        let fromIndex = HeatmapTileLayer(index: builder.build())
+        let fromPoints = HeatmapTileLayer(weightedData: Fixtures.policeStations)
+        #expect(try fromIndex.tileFor(x: 57, y: 39, zoom: 6) == fromPoints.tileFor(x: 57, y: 39, zoom: 6))
+        #expect(fromIndex.weightedData.count == 345)
+        let first = try #require(fromIndex.weightedData.first)
+        #expect(Fixtures.policeStations.contains { abs($0.coordinate.latitude - first.coordinate.latitude) < 1e-6 })
+        fromIndex.replaceData(with: try PointIndex(points: Fixtures.cluster(latitude: 0, longitude: 0)))
+        #expect(try fromIndex.tileFor(x: 57, y: 39, zoom: 6) == .noTile)
+    }
+
+    @Test("the builder names the point at fault by its position")
+    func builderErrors() throws {
+        var builder = PointIndex.Builder()
+        try builder.append(latitude: 1, longitude: 2)
+        #expect(throws: HeatmapError.invalidPoint(index: 1, reason: "latitude 95.0 is outside -90...90")) {
+            try builder.append(latitude: 95, longitude: 2)
+        }
+        #expect(builder.count == 1)
+    }
+}

@@ -4,9 +4,9 @@ import Synchronization
 /// normalisation values computed for it so far. Immutable once built, so a request that
 /// holds it sees one consistent data set however the layer changes meanwhile.
 final class DataSet: Sendable {
-    /// The points as given.
-    let points: [WeightedLatLng]
-    private let built = Mutex<Result<PointIndex, HeatmapError>?>(nil)
+    /// The points as given, or `nil` when the data set was made from an index.
+    private let givenPoints: [WeightedLatLng]?
+    private let built: Mutex<Result<PointIndex, HeatmapError>?>
     private let building = Mutex<Void>(())
     private let maxima = Mutex<[MaximumKey: Float]>([:])
 
@@ -16,8 +16,21 @@ final class DataSet: Sendable {
         var radius: Int
     }
 
+    /// A data set of points, indexed on first use.
     init(points: [WeightedLatLng]) {
-        self.points = points
+        givenPoints = points
+        built = Mutex(nil)
+    }
+
+    /// A data set from a built index (from a file reader, say).
+    init(index: PointIndex) {
+        givenPoints = nil
+        built = Mutex(.success(index))
+    }
+
+    /// The points as given, or as the index holds them (see ``PointIndex/points``).
+    var points: [WeightedLatLng] {
+        givenPoints ?? (try? index().points) ?? []
     }
 
     /// Whether the index is built (or failed), so that `index()` answers at once.

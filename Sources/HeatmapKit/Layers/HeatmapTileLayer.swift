@@ -50,6 +50,20 @@ public final class HeatmapTileLayer: Sendable {
         cache = TileCache(capacityBytes: cacheBytes)
     }
 
+    /// Creates a layer over an index built already, for example by a points reader.
+    ///
+    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    public init(index: PointIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
+        state = Mutex(State(data: DataSet(index: index), settings: settings, generation: 0, colorMap: nil))
+        cache = TileCache(capacityBytes: cacheBytes)
+    }
+
+    /// Replaces the data with an index built already, atomically: requests under way finish
+    /// on the old data, the next ones see the new; the tile cache is dropped.
+    public func replaceData(with index: PointIndex) {
+        update { $0.data = DataSet(index: index) }
+    }
+
     /// Changes the state and drops the cached tiles, which no longer apply.
     private func update(_ change: (inout State) -> Void) {
         state.withLock { state in
