@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "HeatmapKit", targets: ["HeatmapKit"]),
         .executable(name: "heatmap", targets: ["heatmap"]),
+        .executable(name: "heatmap-bench", targets: ["heatmap-bench"]),
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
@@ -16,13 +17,16 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
-        .executableTarget(name: "heatmap", dependencies: ["HeatmapKit"]),
+        .target(name: "HeatmapServer", dependencies: ["HeatmapKit"]),
+        .executableTarget(name: "heatmap", dependencies: ["HeatmapKit", "HeatmapServer"]),
+        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit"]),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
             dependencies: ["HeatmapKit", "CPNG"],
             resources: [.copy("Fixtures")]
         ),
+        .testTarget(name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit"]),
     ],
     swiftLanguageModes: [.v6]
 )

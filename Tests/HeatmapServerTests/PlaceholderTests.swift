@@ -1,0 +1,6 @@
+import HeatmapServer
+import Testing
+
+@Test func serverModuleLinks() {
+    #expect(HeatmapServerInfo.name == "HeatmapKit")
+}
