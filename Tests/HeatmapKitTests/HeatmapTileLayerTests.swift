@@ -190,3 +190,20 @@ import Testing
         #expect(builder.count == 1)
     }
 }
+
+@Suite struct SettingsOverrideTests {
+    @Test("settings for one request draw as a layer with those settings, and leave the layer's alone")
+    func override() async throws {
+        let layer = HeatmapTileLayer(weightedData: Fixtures.policeStations)
+        let wide = HeatmapSettings(radius: 45, opacity: 0.4)
+        let reference = HeatmapTileLayer(weightedData: Fixtures.policeStations, settings: wide)
+        let own = try layer.tileFor(x: 57, y: 39, zoom: 6)
+        #expect(try layer.tileFor(x: 57, y: 39, zoom: 6, settings: wide) == reference.tileFor(x: 57, y: 39, zoom: 6))
+        #expect(try await layer.tile(x: 57, y: 39, zoom: 6, settings: wide) == reference.tileFor(x: 57, y: 39, zoom: 6))
+        #expect(try layer.tileFor(x: 57, y: 39, zoom: 6) == own)
+        #expect(layer.cache.count == 2)
+        #expect(throws: HeatmapError.invalidRadius(5)) {
+            try layer.tileFor(x: 57, y: 39, zoom: 6, settings: HeatmapSettings(radius: 5))
+        }
+    }
+}

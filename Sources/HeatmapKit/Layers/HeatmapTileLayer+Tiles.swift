@@ -9,51 +9,66 @@ extension HeatmapTileLayer {
         var colorMap: ColorMap
     }
 
-    /// Takes the current version, checking the settings and making the colour map once.
-    func snapshot() throws(HeatmapError) -> Snapshot {
+    /// Takes the current version, checking the settings (the layer's, or `override` with the
+    /// layer's data) and making each colour map once.
+    func snapshot(overriding override: HeatmapSettings? = nil) throws(HeatmapError) -> Snapshot {
         try state.withLock { (state) throws(HeatmapError) -> Snapshot in
-            try state.settings.validate()
-            let key = ColorMapKey(gradient: state.settings.gradient, opacity: state.settings.opacity)
+            let settings = override ?? state.settings
+            try settings.validate()
+            let key = ColorMapKey(gradient: settings.gradient, opacity: settings.opacity)
             let map: ColorMap
-            if let made = state.colorMap, made.key == key {
-                map = made.map
+            if let made = state.colorMaps[key] {
+                map = made
             } else {
                 map = ColorMap(gradient: key.gradient, opacity: key.opacity)
-                state.colorMap = (key, map)
+                // A few live settings at a time; a page tuning colours makes many, so start afresh.
+                if state.colorMaps.count >= 16 { state.colorMaps.removeAll() }
+                state.colorMaps[key] = map
             }
-            return Snapshot(data: state.data, settings: state.settings, generation: state.generation, colorMap: map)
+            return Snapshot(data: state.data, settings: settings, generation: state.generation, colorMap: map)
         }
     }
 
     /// The tile at `x`, `y` (0...2^zoom − 1, from the north-west) and `zoom` (0...22), at
     /// `scale` 1, 2 or 3 (256, 512 or 768 pixels). Waits for the index if it is not built.
     ///
+    /// - Parameter settings: settings for this request only (a server's query parameters, say),
+    ///   drawn from the layer's data; `nil` (the default) for the layer's own. Tiles are cached
+    ///   per settings, and M(z) per radius, so changing only colours costs no new M(z).
     /// - Returns: ``TileResult/image(_:)`` or ``TileResult/noTile``.
     /// - Throws: ``HeatmapError`` for invalid settings, data or tile coordinates.
-    public func tileFor(x: Int, y: Int, zoom: Int, scale: Int = 1) throws(HeatmapError) -> TileResult {
-        let snapshot = try snapshot()
+    public func tileFor(x: Int, y: Int, zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
+        throws(HeatmapError)
+        -> TileResult
+    {
+        let snapshot = try snapshot(overriding: settings)
         let space = try PixelSpace(zoom: zoom, scale: scale)
         guard (0..<space.tilesAcross).contains(x), (0..<space.tilesAcross).contains(y) else {
             throw .tileOutOfRange(x: x, y: y, zoom: zoom)
         }
-        let key = TileKey(generation: snapshot.generation, zoom: zoom, x: x, y: y, scale: scale)
+        let key = TileKey(
+            generation: snapshot.generation, settings: snapshot.settings, zoom: zoom, x: x, y: y, scale: scale)
         if let cached = cache[key] { return cached }
         let tile = try render(x: x, y: y, space: space, snapshot: snapshot)
-        cache.insert(tile, for: key)
+        // A tile of data or settings replaced meanwhile would never be asked for again.
+        if state.withLock({ $0.generation }) == snapshot.generation { cache.insert(tile, for: key) }
         return tile
     }
 
     /// The tile as ``tileFor(x:y:zoom:scale:)`` gives it, computed off the caller's thread.
     ///
     /// - Returns: ``TileResult/notAvailableYet`` if the task is cancelled before the work starts.
-    public func tile(x: Int, y: Int, zoom: Int, scale: Int = 1) async throws(HeatmapError) -> TileResult {
+    public func tile(x: Int, y: Int, zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
+        async throws(HeatmapError)
+        -> TileResult
+    {
         if Task.isCancelled { return .notAvailableYet }
         let result = await withCheckedContinuation {
             (continuation: CheckedContinuation<Result<TileResult, HeatmapError>, Never>) in
             DispatchQueue.global().async {
                 continuation.resume(
                     returning: Result { () throws(HeatmapError) in
-                        try self.tileFor(x: x, y: y, zoom: zoom, scale: scale)
+                        try self.tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
                     })
             }
         }

@@ -20,7 +20,7 @@ public final class HeatmapTileLayer: Sendable {
         var data: DataSet
         var settings: HeatmapSettings
         var generation: Int
-        var colorMap: (key: ColorMapKey, map: ColorMap)?
+        var colorMaps: [ColorMapKey: ColorMap] = [:]
     }
 
     struct ColorMapKey: Hashable {
@@ -30,6 +30,7 @@ public final class HeatmapTileLayer: Sendable {
 
     struct TileKey: Hashable, Sendable {
         var generation: Int
+        var settings: HeatmapSettings
         var zoom: Int
         var x: Int
         var y: Int
@@ -46,7 +47,7 @@ public final class HeatmapTileLayer: Sendable {
     ///
     /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     public init(weightedData: [WeightedLatLng] = [], settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
-        state = Mutex(State(data: DataSet(points: weightedData), settings: settings, generation: 0, colorMap: nil))
+        state = Mutex(State(data: DataSet(points: weightedData), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
     }
 
@@ -54,7 +55,7 @@ public final class HeatmapTileLayer: Sendable {
     ///
     /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     public init(index: PointIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
-        state = Mutex(State(data: DataSet(index: index), settings: settings, generation: 0, colorMap: nil))
+        state = Mutex(State(data: DataSet(index: index), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
     }
 
