@@ -42,7 +42,7 @@ import Testing
                 for (x, y) in [(tx, ty), ((tx + 1) % space.tilesAcross, ty)] {
                     let rect = PixelRect(tileX: x, y: y, in: space)
                     let grid = index.intensity(in: rect, space: space, kernel: GaussianKernel(radius: radius))
-                    let reference = BruteForce.intensity(of: Self.points, in: rect, space: space, radius: radius)
+                    let reference = ReferenceRenderer.intensity(of: Self.points, in: rect, space: space, radius: radius)
                     Self.expectMatches(grid, reference, "z\(zoom) s\(scale) tile \(x),\(y) R\(radius)")
                     if !grid.isEmpty { nonEmpty += 1 }
                 }
@@ -62,7 +62,7 @@ import Testing
             for (x, y) in tiles {
                 let rect = PixelRect(tileX: x, y: y, in: space)
                 let grid = index.intensity(in: rect, space: space, kernel: GaussianKernel(radius: 20))
-                let reference = BruteForce.intensity(of: Self.points, in: rect, space: space, radius: 20)
+                let reference = ReferenceRenderer.intensity(of: Self.points, in: rect, space: space, radius: 20)
                 Self.expectMatches(grid, reference, "z\(zoom) tile \(x),\(y)")
             }
         }

@@ -7,7 +7,7 @@ import Testing
         let index = try PointIndex(points: points)
         let space = try PixelSpace(zoom: zoom, scale: scale)
         let m = Double(index.maximumIntensity(space: space, kernel: GaussianKernel(radius: radius * scale)))
-        let reference = BruteForce.maximum(of: points, space: space, radius: radius * scale)
+        let reference = ReferenceRenderer.maximum(of: points, space: space, radius: radius * scale)
         #expect(reference > 0)
         #expect(abs(m - reference) <= 1e-5 * reference, "zoom \(zoom) scale \(scale): M \(m), brute force \(reference)")
     }
