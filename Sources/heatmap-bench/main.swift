@@ -1,62 +1,126 @@
 import Foundation
 import HeatmapKit
 
-struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+// heatmap-bench: seeded data, measurements, JSON out. See README's "Performance".
+
+let usage = """
+    usage: heatmap-bench [--points N] [--sizes N,N,...] [--zooms Z,Z,...] [--repetitions N] [--seed N]
+                         [--quick] [--json FILE]
+      --points N        the data size for tiles, the reference, M(z) and throughput (default 1000000)
+      --sizes           sizes for index building and scaling (default 100000,1000000,10000000)
+      --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
+      --quick           sizes 100000,1000000 and 3 repetitions
+      --json FILE       also write the JSON report to FILE (it always goes to standard output)
+      --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
+                        little-endian float64 triples) for bench/compare_datashader.py
+    """
+
+var options = BenchmarkOptions()
+do {
+    options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+} catch {
+    FileHandle.standardError.write(Data("heatmap-bench: \(error)\n\(usage)\n".utf8))
+    exit(64)
 }
 
-func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf8)) }
 
-let n = Int(CommandLine.arguments.dropFirst().first ?? "1000000") ?? 1_000_000
-var rng = SplitMix(state: 1)
-let centres = (0..<20).map { _ in (Double.random(in: 30...50, using: &rng), Double.random(in: -120 ... -75, using: &rng), Double.random(in: 0.05...2, using: &rng)) }
-var points: [WeightedLatLng] = []
-points.reserveCapacity(n)
-for i in 0..<n {
-    let w = Double.random(in: 0.5...2, using: &rng)
-    if i % 10 == 0 {
-        points.append(WeightedLatLng(coordinate: Coordinate(latitude: Double.random(in: 25...50, using: &rng), longitude: Double.random(in: -125 ... -70, using: &rng)), intensity: w))
-    } else {
-        let c = centres[Int.random(in: 0..<centres.count, using: &rng)]
-        // Box-Muller
-        let u1 = Double.random(in: Double.ulpOfOne..<1, using: &rng), u2 = Double.random(in: 0..<1, using: &rng)
-        let r = (-2 * log(u1)).squareRoot() * c.2
-        points.append(WeightedLatLng(coordinate: Coordinate(latitude: max(-90, min(90, c.0 + r * cos(2 * .pi * u2))), longitude: c.1 + r * sin(2 * .pi * u2)), intensity: w))
+var report = Report(machine: .describe(), seed: options.seed, radius: 20, repetitions: options.repetitions)
+log("machine: \(report.machine.processor), \(report.machine.cores) cores, \(report.machine.memoryGiB) GiB")
+
+let sizes = Array(Set(options.sizes + [options.points])).sorted()
+var indexes: [Int: PointIndex] = [:]
+var dataSets: [Int: SyntheticData] = [:]
+for size in sizes {
+    let data = SyntheticData(count: size, seed: options.seed)
+    var times: [Double] = []
+    var index: PointIndex?
+    var peak = 0
+    for _ in 0..<max(1, min(options.repetitions, 3)) {
+        index = nil
+        let before = Measure.residentBytes
+        Measure.resetPeak()
+        times.append(
+            try Measure.seconds {
+                var builder = PointIndex.Builder(capacity: data.points.count)
+                for point in data.points { try builder.append(point) }
+                index = builder.build()
+            })
+        peak = max(peak, Measure.peakBytes - before)
     }
+    guard let built = index else { continue }
+    let seconds = Measure.median(times)
+    report.index.append(
+        IndexMeasurement(
+            points: size, seconds: seconds, pointsPerSecond: Double(size) / seconds,
+            indexBytesPerPoint: Double(built.byteCount) / Double(size), peakBytesPerPoint: Double(peak) / Double(size)))
+    log(String(format: "index %9d points: %.3f s, %.1f M points/s, peak %.1f bytes/point", size, seconds, Double(size) / seconds / 1e6, Double(peak) / Double(size)))
+    indexes[size] = built
+    if size == options.points || size == sizes.first || size == sizes.last { dataSets[size] = data }
 }
-var t = now()
-let index = try PointIndex(points: points)
-print("index build \(n): \(now() - t) s")
-for zoom in [3, 6, 9, 12, 16] {
+
+guard let mainIndex = indexes[options.points], let mainData = dataSets[options.points] else { exit(1) }
+if let folder = options.exportPath {
+    try Export.write(mainData.points, to: folder)
+}
+let bench = TileBenchmark(data: mainData, index: mainIndex, repetitions: options.repetitions)
+
+// Tiles, phase by phase, with the brute-force reference.
+var chosen: [(zoom: Int, scale: Int, kind: String, x: Int, y: Int)] = []
+for zoom in options.zooms {
     for scale in [1, 2] {
-        let space = try PixelSpace(zoom: zoom, scale: scale)
-        let kernel = GaussianKernel(radius: 20 * scale)
-        t = now()
-        let m = index.maximumIntensity(space: space, kernel: kernel)
-        let tm = now() - t
-        // densest tile: the tile of the first cluster centre
-        let c = centres[0]
-        let px = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: c.1)))
-        let py = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: c.0)))
-        let rect = PixelRect(tileX: px / space.tileSize, y: py / space.tileSize, in: space)
-        t = now()
-        var grid = index.intensity(in: rect, space: space, kernel: kernel)
-        for _ in 0..<9 { grid = index.intensity(in: rect, space: space, kernel: kernel) }
-        let tr = (now() - t) / 10
-        let map = ColorMap(gradient: .default, opacity: 0.7)
-        t = now()
-        let image = map.colorize(grid, maximum: Double(m))
-        let tc = now() - t
-        t = now()
-        let png = try PNGEncoder().encode(image)
-        let te = now() - t
-        print(String(format: "z%2d s%d  M %.3f in %.1f ms; tile intensity %.2f ms, colour %.2f ms, encode %.2f ms (%d bytes)", zoom, scale, m, tm * 1000, tr * 1000, tc * 1000, te * 1000, png.count))
+        for t in try bench.tiles(zoom: zoom, scale: scale) {
+            chosen.append((zoom, scale, t.kind, t.x, t.y))
+            let m = try bench.measure(zoom: zoom, scale: scale, kind: t.kind, x: t.x, y: t.y, reference: true)
+            report.tiles.append(m)
+            log(String(format: "tile %@ %@ gather %7.3f convolve %7.3f colour %6.3f encode %6.3f ms, %7d B; reference %8.1f ms (%.0fx)", m.tile.padding(toLength: 16, withPad: " ", startingAt: 0), m.kind.padding(toLength: 6, withPad: " ", startingAt: 0), m.gatherMs, m.convolveMs, m.colourMs, m.encodeMs, m.pngBytes, m.referenceMs ?? 0, m.speedupOverReference ?? 0))
+        }
     }
 }
+
+// The same tiles at every size.
+for t in chosen where t.scale == 2 {
+    var milliseconds: [String: Double] = [:]
+    for size in sizes {
+        guard let index = indexes[size] else { continue }
+        let space = try PixelSpace(zoom: t.zoom, scale: t.scale)
+        let kernel = GaussianKernel(radius: 20 * t.scale)
+        let rect = PixelRect(tileX: t.x, y: t.y, in: space)
+        let times = (0..<options.repetitions).map { _ in
+            Measure.seconds { _ = index.intensity(in: rect, space: space, kernel: kernel) } * 1000
+        }
+        milliseconds[String(size)] = Measure.median(times)
+    }
+    let smallest = milliseconds[String(sizes.first ?? 0)] ?? 1
+    let largest = milliseconds[String(sizes.last ?? 0)] ?? 1
+    let name = "\(t.zoom)/\(t.x)/\(t.y)@2x"
+    report.scaling.append(ScalingMeasurement(tile: name, kind: t.kind, milliseconds: milliseconds, ratioLargestToSmallest: largest / max(1e-6, smallest)))
+    log(String(format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0), t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), milliseconds.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map { "\($0.key): \(String(format: "%.3f", $0.value)) ms" }.joined(separator: ", "), largest / max(1e-6, smallest)))
+}
+
+// M(z) per zoom and size.
+for size in sizes {
+    guard let index = indexes[size] else { continue }
+    for zoom in options.zooms {
+        let space = try PixelSpace(zoom: zoom, scale: 1)
+        var value: Float = 0
+        let ms = Measure.seconds { value = index.maximumIntensity(space: space, kernel: GaussianKernel(radius: 20)) } * 1000
+        report.normalization.append(NormalizationMeasurement(points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value)))
+        log(String(format: "M(z) %9d points zoom %2d: %9.1f ms (M = %.4g)", size, zoom, ms, value))
+    }
+}
+
+// Throughput: a full zoom level through the layer, on all cores and on one.
+report.throughput.append(try Throughput.measure(index: mainIndex, zoom: options.throughputZoom))
+if let t = report.throughput.last {
+    log(String(format: "throughput zoom %d: %d tiles, %.1f tiles/s on %d threads, %.1f tiles/s on one", t.zoom, t.tiles, t.tilesPerSecond, t.threads, t.singleThreadTilesPerSecond))
+}
+
+// Encoder settings on the dense tiles at 512 px.
+report.encoders = try EncoderBenchmark.measure(bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) }, repetitions: options.repetitions)
+
+let encoder = JSONEncoder()
+encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+let json = try encoder.encode(report)
+FileHandle.standardOutput.write(json + Data("\n".utf8))
+if let path = options.jsonPath { try json.write(to: URL(fileURLWithPath: path)) }

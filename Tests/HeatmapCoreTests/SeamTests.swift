@@ -28,11 +28,11 @@ import Testing
         #expect(differing == 0, "z\(zoom) s\(scale) from \(x),\(y): \(differing) pixels differ")
     }
 
-    @Test("2×2 tiles equal one render, zooms 1 to 12")
+    @Test("2×2 tiles equal one render, zooms 1 to 12, scales 1 to 3")
     func stitched() throws {
         let cluster = Coordinate(latitude: -17, longitude: 179.99)
         for zoom in [1, 4, 8, 12] {
-            for scale in [1, 2] {
+            for scale in [1, 2, 3] {
                 let space = try PixelSpace(zoom: zoom, scale: scale)
                 let x =
                     space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: cluster.longitude - 1))) / space.tileSize

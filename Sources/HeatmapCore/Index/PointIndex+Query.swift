@@ -86,6 +86,10 @@ private struct Walker {
             if weight > 0 { sink.add(column: px0, row: py0, weight: weight) }
             return
         }
+        if let pixelLevel = space.pixelLevel, !Sink.takesWholeCells, inside || hi - lo <= PointIndex.leafSize {
+            scanPixels(lo: lo, hi: hi, pixelLevel: pixelLevel, checkBounds: !inside, into: &sink)
+            return
+        }
         if hi - lo <= PointIndex.leafSize {
             for i in lo..<hi where weights[i] > 0 {
                 let px = space.pixel(ofUnit: UInt64(Morton.x(keys[i])))
@@ -107,6 +111,46 @@ private struct Walker {
         descend(x: x + half, y: y, level: child, lo: b1, hi: b2, into: &sink)
         descend(x: x, y: y + half, level: child, lo: b2, hi: b3, into: &sink)
         descend(x: x + half, y: y + half, level: child, lo: b3, hi: hi, into: &sink)
+    }
+
+    /// Reports each pixel's points in `lo..<hi` as one weight, where pixels are quadtree
+    /// cells of 2^`pixelLevel` units (scales 1 and 2), so that each pixel's points are one
+    /// run of the sorted keys: the run's end is found by galloping, and its weight is one
+    /// subtraction of running sums, the same subtraction whichever way the walk reached it.
+    ///
+    /// - Complexity: O(Σ log(run length)) over the occupied pixels, reading keys in order.
+    func scanPixels<Sink: CellSink>(lo: Int, hi: Int, pixelLevel: Int, checkBounds: Bool, into sink: inout Sink) {
+        let space = query.space
+        let shift = UInt64(2 * pixelLevel)
+        var i = lo
+        while i < hi {
+            let cell = keys[i] >> shift
+            let next = cell + 1
+            // The first key of the next pixel, or past every key when this is the last cell.
+            let j = next >> (64 - shift) == 0 ? gallop(to: next << shift, from: i + 1, hi) : hi
+            let px = space.pixel(ofUnit: UInt64(Morton.x(keys[i])))
+            let py = space.pixel(ofUnit: UInt64(Morton.y(keys[i])))
+            if !checkBounds || (px >= query.x0 && px < query.x1 && py >= query.y0 && py < query.y1) {
+                let weight = prefix[j] - prefix[i]
+                if weight > 0 { sink.add(column: px, row: py, weight: weight) }
+            }
+            i = j
+        }
+    }
+
+    /// The first index in `start..<hi` whose key is at least `key`, searching outward from
+    /// `start` in doubling steps, then by bisection.
+    @inline(__always)
+    func gallop(to key: UInt64, from start: Int, _ hi: Int) -> Int {
+        var low = start
+        var high = start
+        var step = 1
+        while high < hi && keys[high] < key {
+            low = high + 1
+            high = min(hi, high + step)
+            step <<= 1
+        }
+        return lowerBound(key, low, high)
     }
 
     /// The first index in `lo..<hi` whose key is at least `key`.

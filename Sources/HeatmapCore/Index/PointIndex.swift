@@ -16,6 +16,9 @@ public struct PointIndex: Sendable {
 
     /// The number of points indexed.
     public var count: Int { keys.count }
+    /// The memory the index holds, in bytes: 20 a point, plus 8.
+    public var byteCount: Int { keys.count * 8 + weights.count * 4 + prefix.count * 8 }
+
     /// The sum of all weights.
     public var totalWeight: Double { prefix[prefix.count - 1] }
 

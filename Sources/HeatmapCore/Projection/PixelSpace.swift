@@ -21,6 +21,16 @@ public struct PixelSpace: Sendable, Hashable {
         self.shift = UInt64(24 - zoom)
     }
 
+    /// k when a pixel is exactly 2^k × 2^k units, an aligned quadtree cell (scales 1 and 2);
+    /// `nil` at scale 3, where pixels straddle cells.
+    public var pixelLevel: Int? {
+        switch scale {
+        case 1: return 24 - zoom
+        case 2: return 23 - zoom
+        default: return nil
+        }
+    }
+
     /// The side of a tile in pixels: 256 times the scale.
     public var tileSize: Int { 256 * scale }
     /// The side of the world in pixels: the tile size times 2^zoom.

@@ -16,10 +16,16 @@ extension PointIndex {
 
     /// The pixel weights around `rect` convolved with a separable, symmetric kernel of
     /// `2 * reach + 1` taps (`taps[reach]` at distance 0).
-    func convolved(in rect: PixelRect, space: PixelSpace, taps kernelTaps: [Float], reach r: Int) -> IntensityGrid {
+    func convolved(
+        in rect: PixelRect, space: PixelSpace, taps kernelTaps: [Float], reach r: Int,
+        timings: UnsafeMutablePointer<RenderTimings>? = nil
+    ) -> IntensityGrid {
+        let clock = ContinuousClock()
+        let start = clock.now
         let padded = rect.expanded(by: r)
         var cells = GatheredCells(width: padded.width, height: padded.height)
         gather(padded, space: space, into: &cells)
+        let gathered = clock.now
         let width = max(0, rect.width)
         let height = max(0, rect.height)
         var values = [Float](repeating: 0, count: width * height)
@@ -32,7 +38,21 @@ extension PointIndex {
         }
         var maximum: Float = 0
         for v in values where v > maximum { maximum = v }
+        if let timings {
+            timings.pointee.gather += gathered - start
+            timings.pointee.convolve += clock.now - gathered
+        }
         return IntensityGrid(width: width, height: height, values: values, maximum: maximum, isEmpty: cells.isEmpty)
+    }
+
+    /// ``intensity(in:space:kernel:)``, adding the time spent in each phase to `timings`.
+    @_spi(Benchmark)
+    public func intensity(
+        in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel, timings: inout RenderTimings
+    ) -> IntensityGrid {
+        withUnsafeMutablePointer(to: &timings) { pointer in
+            convolved(in: rect, space: space, taps: kernel.taps, reach: kernel.radius, timings: pointer)
+        }
     }
 
     /// Sums the weight of each pixel of `padded` into `cells`, one query per world copy.
@@ -77,4 +97,16 @@ private struct GridSink: CellSink {
         rowLow[y] = min(rowLow[y], Int32(truncatingIfNeeded: x))
         rowHigh[y] = max(rowHigh[y], Int32(truncatingIfNeeded: x))
     }
+}
+
+/// Time spent in the phases of rendering intensities, for the benchmark.
+@_spi(Benchmark)
+public struct RenderTimings: Sendable {
+    /// Walking the index and summing pixel weights.
+    public var gather: Duration = .zero
+    /// Convolving and finding the maximum.
+    public var convolve: Duration = .zero
+
+    /// No time yet.
+    public init() {}
 }

@@ -1,0 +1,54 @@
+/// The benchmark's command line.
+struct BenchmarkOptions {
+    var points = 1_000_000
+    var sizes = [100_000, 1_000_000, 10_000_000]
+    var zooms = [3, 6, 9, 12, 16]
+    var repetitions = 5
+    var seed: UInt64 = 1
+    var throughputZoom = 7
+    var jsonPath: String?
+    var exportPath: String?
+
+    init() {}
+
+    init(arguments: [String]) throws(OptionError) {
+        var i = 0
+        func value() throws(OptionError) -> String {
+            guard i + 1 < arguments.count else { throw OptionError("\(arguments[i]) needs a value") }
+            i += 1
+            return arguments[i]
+        }
+        func list(_ text: String) throws(OptionError) -> [Int] {
+            let numbers = text.split(separator: ",").compactMap { Int($0) }
+            guard !numbers.isEmpty, numbers.count == text.split(separator: ",").count else {
+                throw OptionError("expected whole numbers separated by commas, got \"\(text)\"")
+            }
+            return numbers
+        }
+        while i < arguments.count {
+            switch arguments[i] {
+            case "--points": points = try list(try value())[0]
+            case "--sizes": sizes = try list(try value())
+            case "--zooms": zooms = try list(try value())
+            case "--repetitions": repetitions = max(1, try list(try value())[0])
+            case "--seed": seed = UInt64(max(0, try list(try value())[0]))
+            case "--json": jsonPath = try value()
+            case "--export": exportPath = try value()
+            case "--quick":
+                sizes = [100_000, 1_000_000]
+                repetitions = 3
+            default: throw OptionError("unknown option \(arguments[i])")
+            }
+            i += 1
+        }
+        guard points > 0, sizes.allSatisfy({ $0 > 0 }), zooms.allSatisfy({ (0...22).contains($0) }) else {
+            throw OptionError("sizes must be positive and zooms in 0...22")
+        }
+    }
+}
+
+/// A mistake on the benchmark's command line.
+struct OptionError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,57 @@
+/// Index build at one size.
+struct IndexMeasurement: Codable {
+    var points: Int
+    var seconds: Double
+    var pointsPerSecond: Double
+    var indexBytesPerPoint: Double
+    var peakBytesPerPoint: Double
+}
+
+/// A tile's gather + convolve time at every data size, and the ratio of the largest to the smallest.
+struct ScalingMeasurement: Codable {
+    var tile: String
+    var kind: String
+    var milliseconds: [String: Double]
+    var ratioLargestToSmallest: Double
+}
+
+/// M(z) at one size and zoom.
+struct NormalizationMeasurement: Codable {
+    var points: Int
+    var zoom: Int
+    var scale: Int
+    var milliseconds: Double
+    var value: Double
+}
+
+/// Whole tiles (intensity, colour, PNG) of a full zoom level through HeatmapTileLayer.
+struct ThroughputMeasurement: Codable {
+    var zoom: Int
+    var tiles: Int
+    var threads: Int
+    var seconds: Double
+    var tilesPerSecond: Double
+    var singleThreadTilesPerSecond: Double
+}
+
+/// One PNG encoder setting on one tile.
+struct EncoderMeasurement: Codable {
+    var setting: String
+    var tile: String
+    var bytes: Int
+    var milliseconds: Double
+}
+
+/// Everything the benchmark measured.
+struct Report: Codable {
+    var machine: Machine
+    var seed: UInt64
+    var radius: Int
+    var repetitions: Int
+    var index: [IndexMeasurement] = []
+    var tiles: [TileMeasurement] = []
+    var scaling: [ScalingMeasurement] = []
+    var normalization: [NormalizationMeasurement] = []
+    var throughput: [ThroughputMeasurement] = []
+    var encoders: [EncoderMeasurement] = []
+}
