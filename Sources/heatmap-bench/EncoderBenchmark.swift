@@ -10,7 +10,8 @@ enum EncoderBenchmark {
         ("up, level 9", PNGEncoder(filter: .up, compressionLevel: .smallest)),
     ]
 
-    static func measure(bench: TileBenchmark, tiles: [(Int, Int, Int)], repetitions: Int) throws -> [EncoderMeasurement] {
+    static func measure(bench: TileBenchmark, tiles: [(Int, Int, Int)], repetitions: Int) throws -> [EncoderMeasurement]
+    {
         var results: [EncoderMeasurement] = []
         for (zoom, x, y) in tiles {
             let space = try PixelSpace(zoom: zoom, scale: 2)
@@ -24,7 +25,8 @@ enum EncoderBenchmark {
                     try Measure.seconds { bytes = try encoder.encode(image).count } * 1000
                 }
                 results.append(
-                    EncoderMeasurement(setting: name, tile: "\(zoom)/\(x)/\(y)@2x", bytes: bytes, milliseconds: Measure.median(times)))
+                    EncoderMeasurement(
+                        setting: name, tile: "\(zoom)/\(x)/\(y)@2x", bytes: bytes, milliseconds: Measure.median(times)))
             }
         }
         return results

@@ -36,7 +36,9 @@ struct TileBenchmark {
             let y = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: c.latitude))) / space.tileSize
             return (x, y)
         }
-        func weight(_ t: (Int, Int)) -> Double { index.weight(in: PixelRect(tileX: t.0, y: t.1, in: space), space: space) }
+        func weight(_ t: (Int, Int)) -> Double {
+            index.weight(in: PixelRect(tileX: t.0, y: t.1, in: space), space: space)
+        }
         let centres = data.clusters.map { tile(Coordinate(latitude: $0.latitude, longitude: $0.longitude)) }
         let dense = centres.max { weight($0) < weight($1) } ?? (0, 0)
         let sparse = data.background.map(tile).filter { weight($0) > 0 }.min { weight($0) < weight($1) } ?? dense
@@ -67,7 +69,8 @@ struct TileBenchmark {
             encodings.append(try Measure.seconds { bytes = try encoder.encode(image).count } * 1000)
         }
         var m = TileMeasurement(
-            points: index.count, zoom: zoom, scale: scale, kind: kind, tile: "\(zoom)/\(x)/\(y)\(scale > 1 ? "@\(scale)x" : "")",
+            points: index.count, zoom: zoom, scale: scale, kind: kind,
+            tile: "\(zoom)/\(x)/\(y)\(scale > 1 ? "@\(scale)x" : "")",
             weightInReach: index.weight(in: rect.expanded(by: kernel.radius), space: space),
             gatherMs: Measure.median(gathers), convolveMs: Measure.median(convolves),
             colourMs: Measure.median(colourings), encodeMs: Measure.median(encodings), totalMs: 0, pngBytes: bytes,

@@ -54,7 +54,10 @@ for size in sizes {
         IndexMeasurement(
             points: size, seconds: seconds, pointsPerSecond: Double(size) / seconds,
             indexBytesPerPoint: Double(built.byteCount) / Double(size), peakBytesPerPoint: Double(peak) / Double(size)))
-    log(String(format: "index %9d points: %.3f s, %.1f M points/s, peak %.1f bytes/point", size, seconds, Double(size) / seconds / 1e6, Double(peak) / Double(size)))
+    log(
+        String(
+            format: "index %9d points: %.3f s, %.1f M points/s, peak %.1f bytes/point", size, seconds,
+            Double(size) / seconds / 1e6, Double(peak) / Double(size)))
     indexes[size] = built
     if size == options.points || size == sizes.first || size == sizes.last { dataSets[size] = data }
 }
@@ -73,7 +76,13 @@ for zoom in options.zooms {
             chosen.append((zoom, scale, t.kind, t.x, t.y))
             let m = try bench.measure(zoom: zoom, scale: scale, kind: t.kind, x: t.x, y: t.y, reference: true)
             report.tiles.append(m)
-            log(String(format: "tile %@ %@ gather %7.3f convolve %7.3f colour %6.3f encode %6.3f ms, %7d B; reference %8.1f ms (%.0fx)", m.tile.padding(toLength: 16, withPad: " ", startingAt: 0), m.kind.padding(toLength: 6, withPad: " ", startingAt: 0), m.gatherMs, m.convolveMs, m.colourMs, m.encodeMs, m.pngBytes, m.referenceMs ?? 0, m.speedupOverReference ?? 0))
+            log(
+                String(
+                    format:
+                        "tile %@ %@ gather %7.3f convolve %7.3f colour %6.3f encode %6.3f ms, %7d B; reference %8.1f ms (%.0fx)",
+                    m.tile.padding(toLength: 16, withPad: " ", startingAt: 0),
+                    m.kind.padding(toLength: 6, withPad: " ", startingAt: 0), m.gatherMs, m.convolveMs, m.colourMs,
+                    m.encodeMs, m.pngBytes, m.referenceMs ?? 0, m.speedupOverReference ?? 0))
         }
     }
 }
@@ -94,8 +103,17 @@ for t in chosen where t.scale == 2 {
     let smallest = milliseconds[String(sizes.first ?? 0)] ?? 1
     let largest = milliseconds[String(sizes.last ?? 0)] ?? 1
     let name = "\(t.zoom)/\(t.x)/\(t.y)@2x"
-    report.scaling.append(ScalingMeasurement(tile: name, kind: t.kind, milliseconds: milliseconds, ratioLargestToSmallest: largest / max(1e-6, smallest)))
-    log(String(format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0), t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), milliseconds.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map { "\($0.key): \(String(format: "%.3f", $0.value)) ms" }.joined(separator: ", "), largest / max(1e-6, smallest)))
+    report.scaling.append(
+        ScalingMeasurement(
+            tile: name, kind: t.kind, milliseconds: milliseconds, ratioLargestToSmallest: largest / max(1e-6, smallest))
+    )
+    log(
+        String(
+            format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0),
+            t.kind.padding(toLength: 6, withPad: " ", startingAt: 0),
+            milliseconds.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map {
+                "\($0.key): \(String(format: "%.3f", $0.value)) ms"
+            }.joined(separator: ", "), largest / max(1e-6, smallest)))
 }
 
 // M(z) per zoom and size.
@@ -104,8 +122,10 @@ for size in sizes {
     for zoom in options.zooms {
         let space = try PixelSpace(zoom: zoom, scale: 1)
         var value: Float = 0
-        let ms = Measure.seconds { value = index.maximumIntensity(space: space, kernel: GaussianKernel(radius: 20)) } * 1000
-        report.normalization.append(NormalizationMeasurement(points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value)))
+        let ms =
+            Measure.seconds { value = index.maximumIntensity(space: space, kernel: GaussianKernel(radius: 20)) } * 1000
+        report.normalization.append(
+            NormalizationMeasurement(points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value)))
         log(String(format: "M(z) %9d points zoom %2d: %9.1f ms (M = %.4g)", size, zoom, ms, value))
     }
 }
@@ -113,11 +133,16 @@ for size in sizes {
 // Throughput: a full zoom level through the layer, on all cores and on one.
 report.throughput.append(try Throughput.measure(index: mainIndex, zoom: options.throughputZoom))
 if let t = report.throughput.last {
-    log(String(format: "throughput zoom %d: %d tiles, %.1f tiles/s on %d threads, %.1f tiles/s on one", t.zoom, t.tiles, t.tilesPerSecond, t.threads, t.singleThreadTilesPerSecond))
+    log(
+        String(
+            format: "throughput zoom %d: %d tiles, %.1f tiles/s on %d threads, %.1f tiles/s on one", t.zoom, t.tiles,
+            t.tilesPerSecond, t.threads, t.singleThreadTilesPerSecond))
 }
 
 // Encoder settings on the dense tiles at 512 px.
-report.encoders = try EncoderBenchmark.measure(bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) }, repetitions: options.repetitions)
+report.encoders = try EncoderBenchmark.measure(
+    bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) },
+    repetitions: options.repetitions)
 
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
