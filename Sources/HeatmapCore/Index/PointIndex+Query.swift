@@ -31,7 +31,7 @@ extension PointIndex {
             weights.withUnsafeBufferPointer { w in
                 prefix.withUnsafeBufferPointer { p in
                     let walker = Walker(keys: k, weights: w, prefix: p, query: query)
-                    walker.descend(x: 0, y: 0, level: 32, lo: 0, hi: k.count, into: &sink)
+                    walker.start(into: &sink)
                 }
             }
         }
@@ -70,6 +70,31 @@ private struct Walker {
     let weights: UnsafeBufferPointer<Float>
     let prefix: UnsafeBufferPointer<Double>
     let query: PixelQuery
+
+    /// Starts the walk at the smallest quadtree cell that holds the whole query, found with
+    /// two binary searches, rather than at the root.
+    func start<Sink: CellSink>(into sink: inout Sink) {
+        let space = query.space
+        let x0 = space.firstUnit(ofPixel: query.x0)
+        let x1 = space.firstUnit(ofPixel: query.x1)
+        let y0 = space.firstUnit(ofPixel: query.y0)
+        let y1 = space.firstUnit(ofPixel: query.y1)
+        guard x0 < x1, y0 < y1 else { return }
+        let differing = (x0 ^ (x1 - 1)) | (y0 ^ (y1 - 1))
+        let level = min(32, 64 - differing.leadingZeroBitCount)
+        guard level < 32 else {
+            descend(x: 0, y: 0, level: 32, lo: 0, hi: keys.count, into: &sink)
+            return
+        }
+        let mask = ~((UInt64(1) << UInt64(level)) - 1)
+        let x = x0 & mask
+        let y = y0 & mask
+        let base = Morton.key(x: UInt32(truncatingIfNeeded: x), y: UInt32(truncatingIfNeeded: y))
+        let lo = lowerBound(base, 0, keys.count)
+        let end = base + (UInt64(1) << UInt64(2 * level))  // level < 32: no overflow
+        let hi = end == 0 ? keys.count : lowerBound(end, lo, keys.count)
+        descend(x: x, y: y, level: level, lo: lo, hi: hi, into: &sink)
+    }
 
     func descend<Sink: CellSink>(x: UInt64, y: UInt64, level: Int, lo: Int, hi: Int, into sink: inout Sink) {
         if lo == hi { return }

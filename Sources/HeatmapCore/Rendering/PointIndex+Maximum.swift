@@ -71,11 +71,13 @@ private struct MaximumSearch {
         push(root, level: space.zoom, origin: (0, 0), above: best, into: &heap)
         // Dives to the exact intensity under the highest bounds give a lower bound early,
         // so that few cells are ever queued.
+        var starts: [Candidate] = []
         for _ in 0..<Self.dives {
             guard let start = heap.pop() else { break }
             best = max(best, dive(from: start))
-            heap.push(start)
+            starts.append(start)
         }
+        for start in starts { heap.push(start) }
         while let candidate = heap.pop(), candidate.bound > best {
             let (level, rect) = children(of: candidate)
             let grid = bounds(level: level, rect: rect)
@@ -89,7 +91,7 @@ private struct MaximumSearch {
     }
 
     /// How many greedy dives seed the lower bound.
-    static let dives = 4
+    static let dives = 16
 
     /// The level and rectangle (in cells of that level) of a candidate's children.
     func children(of candidate: Candidate) -> (level: Int, rect: PixelRect) {
