@@ -91,7 +91,8 @@ private struct Walker {
         let y = y0 & mask
         let base = Morton.key(x: UInt32(truncatingIfNeeded: x), y: UInt32(truncatingIfNeeded: y))
         let lo = lowerBound(base, 0, keys.count)
-        let end = base + (UInt64(1) << UInt64(2 * level))  // level < 32: no overflow
+        // The end of the cell's keys; it wraps to 0 for the last cell of the curve.
+        let end = base &+ (UInt64(1) << UInt64(2 * level))
         let hi = end == 0 ? keys.count : lowerBound(end, lo, keys.count)
         descend(x: x, y: y, level: level, lo: lo, hi: hi, into: &sink)
     }
