@@ -3,11 +3,12 @@ import HeatmapKit
 /// PNG size and time for the encoder settings worth keeping, on real tiles.
 enum EncoderBenchmark {
     static let settings: [(String, PNGEncoder)] = [
-        ("up, level 1 (default)", PNGEncoder()),
-        ("sub, level 1", PNGEncoder(filter: .sub, compressionLevel: .fastest)),
-        ("adaptive, level 1", PNGEncoder(filter: .adaptive, compressionLevel: .fastest)),
-        ("up, level 6", PNGEncoder(filter: .up, compressionLevel: .zlibDefault)),
-        ("up, level 9", PNGEncoder(filter: .up, compressionLevel: .smallest)),
+        ("up, run-length deflate (default)", PNGEncoder()),
+        ("up, zlib level 1", PNGEncoder(filter: .up, compressionLevel: .fastest, compressor: .zlib)),
+        ("sub, level 1", PNGEncoder(filter: .sub, compressionLevel: .fastest, compressor: .zlib)),
+        ("adaptive, level 1", PNGEncoder(filter: .adaptive, compressionLevel: .fastest, compressor: .zlib)),
+        ("up, level 6", PNGEncoder(filter: .up, compressionLevel: .zlibDefault, compressor: .zlib)),
+        ("up, level 9", PNGEncoder(filter: .up, compressionLevel: .smallest, compressor: .zlib)),
     ]
 
     static func measure(bench: TileBenchmark, tiles: [(Int, Int, Int)], repetitions: Int) throws -> [EncoderMeasurement]

@@ -45,13 +45,44 @@ struct PNGEncoderTests {
         "Random images round-trip through libpng with every filter and level", arguments: PNGEncoder.Filter.allCases,
         levels)
     func roundTrip(filter: PNGEncoder.Filter, level: PNGEncoder.CompressionLevel) throws {
-        let encoder = PNGEncoder(filter: filter, compressionLevel: level)
+        let encoder = PNGEncoder(filter: filter, compressionLevel: level, compressor: .zlib)
         for (index, (width, height)) in [(64, 48), (31, 7), (5, 40)].enumerated() {
             let image = randomImage(width: width, height: height, seed: UInt64(index) + 1)
             let bytes = try encoder.encode(image)
             #expect(Array(bytes.prefix(8)) == signature)
             #expect(try PNGDecoder.decode(bytes) == image)
         }
+    }
+
+    @Test(
+        "The run-length deflate round-trips noise, runs, repeated pixels and skewed bytes",
+        arguments: PNGEncoder.Filter.allCases)
+    func runLengthDeflate(filter: PNGEncoder.Filter) throws {
+        let encoder = PNGEncoder(filter: filter, compressor: .runLength)
+        // Fibonacci frequencies make a Huffman tree deeper than deflate's 15 bits: the limit must hold.
+        var fibonacci: [UInt8] = []
+        var (a, b) = (1, 1)
+        for value in 0..<22 {
+            fibonacci += [UInt8](repeating: UInt8(value * 11), count: a)
+            (a, b) = (b, a + b)
+        }
+        var rng = SeededBytes(seed: 3)
+        fibonacci.shuffle(using: &rng)
+        let rows = fibonacci.count / 400
+        var skewed = RGBAImage(transparentWidth: 100, height: rows)
+        skewed.pixels = Array(fibonacci.prefix(100 * rows * 4))
+        var stripes = RGBAImage(transparentWidth: 600, height: 9)
+        for i in 0..<stripes.pixels.count { stripes.pixels[i] = UInt8((i / 4) % 7 == 0 ? 200 : (i % 4) * 60) }
+        var pixelRuns = RGBAImage(transparentWidth: 1000, height: 3)
+        for i in 0..<pixelRuns.pixels.count { pixelRuns.pixels[i] = [10, 20, 30, 255][i % 4] }
+        for image in [
+            randomImage(width: 300, height: 200, seed: 11), skewed, stripes, pixelRuns,
+            RGBAImage(transparentWidth: 2000, height: 2),
+        ] {
+            let bytes = try encoder.encode(image)
+            #expect(try PNGDecoder.decode(bytes) == image, "\(image.width)×\(image.height)")
+        }
+        #expect(try encoder.encode(RGBAImage(transparentWidth: 512, height: 512)).count < 4096)
     }
 
     @Test("Small, odd-sized, transparent and smooth images round-trip", arguments: PNGEncoder.Filter.allCases)
@@ -134,6 +165,7 @@ struct PNGEncoderTests {
         #expect(PNGEncoder.CompressionLevel(0) == .stored)
         #expect(PNGEncoder.CompressionLevel(9)?.value == 9)
         #expect(PNGEncoder().compressionLevel == .fastest)
+        #expect(PNGEncoder().compressor == .runLength)
         #expect(PNGEncoder().filter == .up)
     }
 
@@ -183,5 +215,18 @@ struct PNGEncoderTests {
         #expect(try PNGDecoder.decode(bytes, maximumPixelCount: 10_000).width == 100)
         let error = #expect(throws: PNGError.self) { try PNGDecoder.decode(bytes, maximumPixelCount: 9_999) }
         #expect(error?.kind == .imageTooLarge)
+    }
+}
+
+/// SplitMix64 as a RandomNumberGenerator, for shuffling test bytes the same way every run.
+private struct SeededBytes: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
     }
 }
