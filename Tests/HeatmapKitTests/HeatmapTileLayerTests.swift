@@ -162,6 +162,15 @@ import Testing
         }
         #expect(answer == (try layer.tileFor(x: m.x, y: m.y, zoom: m.zoom)))
         #expect(try layer.tileIfReady(x: 0, y: 0, zoom: 7) == .noTile)
+        // Indexed, but M(z) of a new zoom is not known yet: that is computed in the background too.
+        #expect(try layer.tileIfReady(x: 57, y: 39, zoom: 6) == .notAvailableYet)
+        answer = .notAvailableYet
+        for _ in 0..<1000 where answer == .notAvailableYet {
+            usleep(10_000)
+            answer = try layer.tileIfReady(x: 57, y: 39, zoom: 6)
+        }
+        #expect(answer == (try layer.tileFor(x: 57, y: 39, zoom: 6)))
+        #expect(throws: HeatmapError.unsupportedZoom(23)) { try layer.tileIfReady(x: 0, y: 0, zoom: 23) }
     }
 }
 

@@ -8,7 +8,7 @@ final class DataSet: Sendable {
     private let givenPoints: [WeightedLatLng]?
     private let built: Mutex<Result<PointIndex, HeatmapError>?>
     private let building = Mutex<Void>(())
-    private let maxima = Mutex<[MaximumKey: Float]>([:])
+    private let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
 
     private struct MaximumKey: Hashable {
         var zoom: Int
@@ -51,13 +51,39 @@ final class DataSet: Sendable {
     }
 
     /// M(z): the largest intensity of the world at a zoom and scale for a radius in points,
-    /// computed once and cached.
+    /// computed once and cached; callers asking for one being computed wait for it.
     func maximumIntensity(index: PointIndex, space: PixelSpace, radius: Int) -> Float {
-        let key = MaximumKey(zoom: space.zoom, scale: space.scale, radius: radius)
-        if let known = maxima.withLock({ $0[key] }) { return known }
-        // Deterministic, so two threads computing it at once agree; the second write is a no-op.
-        let value = index.maximumIntensity(space: space, kernel: GaussianKernel(radius: radius * space.scale))
-        maxima.withLock { $0[key] = value }
-        return value
+        let slot = maximumSlot(zoom: space.zoom, scale: space.scale, radius: radius)
+        return slot.value.withLock { value in
+            if let value { return value }
+            let computed = index.maximumIntensity(space: space, kernel: GaussianKernel(radius: radius * space.scale))
+            value = computed
+            slot.known.withLock { $0 = true }
+            return computed
+        }
     }
+
+    /// Whether M(z) for these parameters is known, so that a tile needs no search first.
+    func knowsMaximumIntensity(zoom: Int, scale: Int, radius: Int) -> Bool {
+        maxima.withLock { $0[MaximumKey(zoom: zoom, scale: scale, radius: radius)]?.isKnown ?? false }
+    }
+
+    private func maximumSlot(zoom: Int, scale: Int, radius: Int) -> MaximumSlot {
+        maxima.withLock { slots in
+            let key = MaximumKey(zoom: zoom, scale: scale, radius: radius)
+            if let slot = slots[key] { return slot }
+            let slot = MaximumSlot()
+            slots[key] = slot
+            return slot
+        }
+    }
+}
+
+/// One M(z), computed under its own lock so that concurrent requests compute it once; `known`
+/// answers without waiting for a computation under way.
+private final class MaximumSlot: Sendable {
+    let value = Mutex<Float?>(nil)
+    let known = Mutex(false)
+
+    var isKnown: Bool { known.withLock { $0 } }
 }

@@ -75,15 +75,28 @@ extension HeatmapTileLayer {
         return try result.get()
     }
 
-    /// The tile if it can be had without waiting for the index: otherwise the index is
-    /// built in the background and the answer is ``TileResult/notAvailableYet``.
-    public func tileIfReady(x: Int, y: Int, zoom: Int, scale: Int = 1) throws(HeatmapError) -> TileResult {
-        let data = state.withLock { $0.data }
+    /// The tile if it can be had without a long wait: while the data's index or the zoom's
+    /// M(z) is missing, that work starts in the background and the answer is
+    /// ``TileResult/notAvailableYet`` (ask again later, as map SDKs do for Google's `nil`).
+    /// Otherwise the tile is drawn now (a few milliseconds) or comes from the cache.
+    public func tileIfReady(x: Int, y: Int, zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
+        throws(HeatmapError) -> TileResult
+    {
+        let snapshot = try snapshot(overriding: settings)
+        let data = snapshot.data
         guard data.isIndexed else {
             DispatchQueue.global().async { _ = try? data.index() }
             return .notAvailableYet
         }
-        return try tileFor(x: x, y: y, zoom: zoom, scale: scale)
+        let radius = snapshot.settings.radius
+        if snapshot.settings.maximumIntensity == nil,
+            !data.knowsMaximumIntensity(zoom: zoom, scale: scale, radius: radius),
+            let index = try? data.index(), let space = try? PixelSpace(zoom: zoom, scale: scale)
+        {
+            DispatchQueue.global().async { _ = data.maximumIntensity(index: index, space: space, radius: radius) }
+            return .notAvailableYet
+        }
+        return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
     }
 
     /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG.
