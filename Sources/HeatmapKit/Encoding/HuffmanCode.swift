@@ -12,27 +12,42 @@ enum HuffmanCode {
     }
 
     /// Plain Huffman code lengths; a single used symbol gets length 1.
+    ///
+    /// The two-queue construction: leaves sorted by weight (ties by symbol) in one queue,
+    /// merged nodes in a second, which comes out sorted by itself; each step joins the two
+    /// lightest fronts.
     static func unlimitedLengths(for counts: [Int]) -> [UInt8] {
         var lengths = [UInt8](repeating: 0, count: counts.count)
-        // Nodes: leaves 0..<n, then internal nodes; parent links give depths.
-        var weight: [Int] = counts
+        let leaves = counts.indices.filter { counts[$0] > 0 }.sorted { (counts[$0], $0) < (counts[$1], $1) }
+        if leaves.count == 1 { lengths[leaves[0]] = 1 }
+        guard leaves.count > 1 else { return lengths }
+        // Nodes: leaves are 0..<counts.count (their symbols), merged nodes follow; parent links give depths.
+        var weight = counts
         var parent = [Int](repeating: -1, count: counts.count)
-        var heap = MinHeap()
-        for (symbol, count) in counts.enumerated() where count > 0 { heap.push((count, symbol)) }
-        if heap.count == 1, let only = heap.pop() {
-            lengths[only.1] = 1
-            return lengths
+        var merged: [Int] = []
+        var nextLeaf = 0
+        var nextMerged = 0
+        func takeLightest() -> Int {
+            if nextLeaf < leaves.count
+                && (nextMerged >= merged.count || weight[leaves[nextLeaf]] <= weight[merged[nextMerged]])
+            {
+                nextLeaf += 1
+                return leaves[nextLeaf - 1]
+            }
+            nextMerged += 1
+            return merged[nextMerged - 1]
         }
-        while heap.count > 1 {
-            guard let a = heap.pop(), let b = heap.pop() else { break }
+        for _ in 1..<leaves.count {
+            let a = takeLightest()
+            let b = takeLightest()
             let node = weight.count
-            weight.append(a.0 + b.0)
+            weight.append(weight[a] + weight[b])
             parent.append(-1)
-            parent[a.1] = node
-            parent[b.1] = node
-            heap.push((a.0 + b.0, node))
+            parent[a] = node
+            parent[b] = node
+            merged.append(node)
         }
-        for symbol in 0..<counts.count where counts[symbol] > 0 {
+        for symbol in leaves {
             var depth = 0
             var node = symbol
             while parent[node] >= 0 {
@@ -63,42 +78,6 @@ enum HuffmanCode {
             codes[symbol] = UInt16(reversed)
         }
         return codes
-    }
-
-    /// A binary min-heap of (weight, node), ties broken by node for determinism.
-    struct MinHeap {
-        private var items: [(Int, Int)] = []
-        var count: Int { items.count }
-
-        mutating func push(_ item: (Int, Int)) {
-            items.append(item)
-            var i = items.count - 1
-            while i > 0 {
-                let p = (i - 1) / 2
-                guard items[i] < items[p] else { break }
-                items.swapAt(i, p)
-                i = p
-            }
-        }
-
-        mutating func pop() -> (Int, Int)? {
-            guard let last = items.popLast() else { return nil }
-            guard !items.isEmpty else { return last }
-            let top = items[0]
-            items[0] = last
-            var i = 0
-            while true {
-                let l = 2 * i + 1
-                let r = l + 1
-                var m = i
-                if l < items.count && items[l] < items[m] { m = l }
-                if r < items.count && items[r] < items[m] { m = r }
-                if m == i { break }
-                items.swapAt(i, m)
-                i = m
-            }
-            return top
-        }
     }
 }
 
