@@ -54,4 +54,5 @@ struct Report: Codable {
     var normalization: [NormalizationMeasurement] = []
     var throughput: [ThroughputMeasurement] = []
     var encoders: [EncoderMeasurement] = []
+    var readers: [ReaderMeasurement] = []
 }

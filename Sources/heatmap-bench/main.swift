@@ -144,6 +144,15 @@ report.encoders = try EncoderBenchmark.measure(
     bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) },
     repetitions: options.repetitions)
 
+// Reading CSV files of generated rows: rows per second and peak memory.
+report.readers = try ReaderBenchmark.run(rowCounts: sizes.filter { $0 >= 1_000_000 }, seed: options.seed)
+for r in report.readers {
+    log(
+        String(
+            format: "read %9d %@ rows: %.2f s, %.1f M rows/s, peak %.0f MB, %.1f bytes/point", r.rows, r.format,
+            r.seconds, r.rowsPerSecond / 1e6, Double(r.peakMemoryBytes) / 1e6, r.bytesPerPoint))
+}
+
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let json = try encoder.encode(report)

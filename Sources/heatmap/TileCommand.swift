@@ -6,7 +6,8 @@ struct TileCommand {
     static let usage = """
         usage: heatmap tile DATA Z/X/Y[@2x|@3x] [--radius N] [--opacity F] [--max-intensity M]
                             [--format png|intensity] [--output FILE]
-          DATA               points as JSON: [{"lat": -37.1, "lng": 145.7, "weight": 1}, ...]
+                            [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+          DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           Z/X/Y              the tile in the XYZ scheme (0/0/0 is the whole world); @2x for 512 px
           --radius N         kernel radius in points, 10...50 (default 20)
           --opacity F        0...1 (default 0.7)
@@ -14,6 +15,7 @@ struct TileCommand {
           --format           png (default), or intensity: Float32 little-endian, row-major,
                              north row first, before normalisation
           --output FILE      where to write (default: standard output)
+        \(DataArguments.help)
         An empty tile prints "no tile" on standard error and writes nothing.
         """
 
@@ -22,9 +24,12 @@ struct TileCommand {
     var settings: HeatmapSettings
     var format: String
     var output: String?
+    var options: PointReadOptions
 
     init(_ arguments: [String]) throws(CommandError) {
-        let list = try ArgumentList(arguments, valued: ["radius", "opacity", "max-intensity", "format", "output"])
+        let list = try ArgumentList(
+            arguments, valued: DataArguments.valued.union(["radius", "opacity", "max-intensity", "format", "output"]),
+            flags: DataArguments.flags)
         guard list.positionals.count == 2 else {
             throw .usage("tile needs DATA and Z/X/Y, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -39,6 +44,7 @@ struct TileCommand {
             throw .usage("--format is png or intensity, got \"\(format)\"")
         }
         output = list.text("output")
+        options = try DataArguments.options(list)
         do {
             try settings.validate()
         } catch {
@@ -47,13 +53,8 @@ struct TileCommand {
     }
 
     func run() throws(CommandError) {
-        let points: [WeightedLatLng]
-        do {
-            points = try JSONPointReader.read(contentsOf: dataPath)
-        } catch {
-            throw CommandError(error.description)
-        }
-        let layer = HeatmapTileLayer(weightedData: points, settings: settings)
+        let file = try DataArguments.read(dataPath, options: options)
+        let layer = HeatmapTileLayer(index: file.index, settings: settings)
         let bytes: [UInt8]
         do {
             if format == "intensity" {

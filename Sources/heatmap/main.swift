@@ -4,6 +4,7 @@ let usage = """
     heatmap: heatmap tiles from weighted points
 
     usage: heatmap tile DATA Z/X/Y[@2x] [options]   write one tile as PNG
+           heatmap info DATA [options]             points, bounds, weights, zooms and M(z) of a data file
            heatmap help [COMMAND]
 
     Run `heatmap help tile` for the options.
@@ -15,8 +16,14 @@ func run(_ arguments: [String]) throws(CommandError) {
     switch command {
     case "tile":
         try TileCommand(rest).run()
+    case "info":
+        try InfoCommand(rest).run()
     case "help", "--help", "-h":
-        print(rest.first == "tile" ? TileCommand.usage : usage)
+        switch rest.first {
+        case "tile": print(TileCommand.usage)
+        case "info": print(InfoCommand.usage)
+        default: print(usage)
+        }
     default:
         throw .usage("unknown command \"\(command)\"\n\(usage)")
     }

@@ -102,6 +102,6 @@ import Testing
         try Data(#"[{"lat": 1, "lng": 2}, {"lat": 91.5, "lng": 2}]"#.utf8).write(to: URL(fileURLWithPath: path))
         let result = try run(["tile", path, "0/0/0", "--output", temporaryPath("x.png")])
         #expect(result.status == 1)
-        #expect(result.standardError.contains("\(path): element 1: latitude 91.5 is out of range -90...90"))
+        #expect(result.standardError.contains("\(path):1:32: element 1: latitude \"91.5\" is out of range -90...90"))
     }
 }

@@ -36,6 +36,12 @@ extension PointIndex {
             guard intensity.isFinite, intensity >= 0, intensity <= Double(Float.greatestFiniteMagnitude) else {
                 throw .invalidPoint(index: count, reason: "intensity \(intensity) is not a finite number ≥ 0")
             }
+            if keys.count == keys.capacity {
+                // Grow by a quarter, not double: the sort later needs as much again for scratch.
+                let capacity = keys.count + keys.count / 4 + 1024
+                keys.reserveCapacity(capacity)
+                weights.reserveCapacity(capacity)
+            }
             keys.append(
                 Morton.key(x: WebMercator.unitX(longitude: longitude), y: WebMercator.unitY(latitude: latitude)))
             weights.append(Float(intensity))
@@ -51,7 +57,11 @@ extension PointIndex {
         ///
         /// - Complexity: O(n), a radix sort.
         public consuming func build() -> PointIndex {
-            PointIndex(unsortedKeys: keys, weights: weights)
+            // Move the arrays out, so the sort works in place rather than on a copy.
+            let keys = self.keys
+            let weights = self.weights
+            self = Builder()
+            return PointIndex(unsortedKeys: consume keys, weights: consume weights)
         }
     }
 

@@ -1,0 +1,163 @@
+import Foundation
+
+/// Reads CSV or TSV with a header line, RFC 4180 quoting (delimiters, quotes as `""` and
+/// newlines inside quoted fields), streaming record by record.
+///
+/// Lines are physical lines (a quoted newline starts a new one); a record is named by the
+/// line it starts on. Blank lines are ignored. Fields beyond the needed columns are not parsed.
+struct CSVPointParser {
+    let input: ByteInput
+    let options: PointReadOptions
+    let delimiter: UInt8
+    /// The line the next record starts on.
+    var line = 1
+    var columns = CSVColumns(latitude: 0, longitude: 0, weight: nil, names: [])
+    var fields: [Range<Int>] = []
+
+    init(input: ByteInput, options: PointReadOptions, delimiter: UInt8) {
+        self.input = input
+        self.options = options
+        self.delimiter = delimiter
+    }
+
+    mutating func read(into collector: inout PointCollector) throws(PointFileError) {
+        var sawHeader = false
+        var sawRow = false
+        while let record = try nextRecord() {
+            let recordLine = line
+            line += record.lines
+            if record.range.isEmpty { continue }
+            if !sawHeader {
+                try readHeader(record.range, line: recordLine)
+                sawHeader = true
+                continue
+            }
+            sawRow = true
+            try readRow(record.range, line: recordLine, into: &collector)
+        }
+        if !sawHeader {
+            throw PointFileError(path: input.path, reason: "is empty: expected a header line such as lat,lng,weight")
+        }
+        if !sawRow { throw PointFileError(path: input.path, reason: "has a header but no rows of points") }
+    }
+
+    /// The next record's bytes (without its line break) and the lines it spans; `nil` at the end.
+    mutating func nextRecord() throws(PointFileError) -> (range: Range<Int>, lines: Int)? {
+        var s = input.start
+        var j = s
+        var inQuotes = false
+        var newlines = 0
+        var closedAt = -2
+        let storage = input.storage
+        while true {
+            if j < input.end && !inQuotes {
+                let count = input.end - j
+                let newline = memchr(storage + j, 10, count).map {
+                    UnsafeMutablePointer($0.assumingMemoryBound(to: UInt8.self)) - storage
+                }
+                let stop = newline ?? input.end
+                if let quote = memchr(storage + j, 34, stop - j) {
+                    let q = UnsafeMutablePointer(quote.assumingMemoryBound(to: UInt8.self)) - storage
+                    j = q + 1
+                    // A quote opens quoting at a field's start, or right after a closing quote
+                    // (`""`); elsewhere in an unquoted field it is just a character.
+                    inQuotes = q == s || storage[q - 1] == delimiter || q == closedAt + 1
+                    continue
+                }
+                if let newline {
+                    input.start = newline + 1
+                    return (s..<trimmed(s, newline), newlines + 1)
+                }
+                j = input.end
+            }
+            while inQuotes && j < input.end {
+                if storage[j] == 34 {
+                    inQuotes = false
+                    closedAt = j
+                } else if storage[j] == 10 {
+                    newlines += 1
+                }
+                j += 1
+            }
+            if j < input.end { continue }
+            guard let shift = try input.refill(keepingFrom: s, line: line, what: "the record") else {
+                if inQuotes {
+                    throw PointFileError(
+                        path: input.path, line: line, reason: "a quoted field is never closed (a missing \")")
+                }
+                guard s < input.end else { return nil }
+                input.start = input.end
+                return (s..<trimmed(s, input.end), newlines + 1)
+            }
+            s -= shift
+            j -= shift
+            closedAt -= shift
+        }
+    }
+
+    /// `end`, less a carriage return before it.
+    private func trimmed(_ start: Int, _ end: Int) -> Int {
+        end > start && input.storage[end - 1] == 13 ? end - 1 : end
+    }
+
+    /// Splits a record into `fields` (content ranges without quotes), at most `limit` of them.
+    /// Returns a reason if a quoted field is followed by something other than a delimiter.
+    mutating func split(_ record: Range<Int>, limit: Int) -> String? {
+        fields.removeAll(keepingCapacity: true)
+        let storage = input.storage
+        var p = record.lowerBound
+        let end = record.upperBound
+        while fields.count < limit {
+            if p < end && storage[p] == 34 {
+                var q = p + 1
+                while q < end {
+                    if storage[q] == 34 {
+                        if q + 1 < end && storage[q + 1] == 34 {
+                            q += 2
+                            continue
+                        }
+                        break
+                    }
+                    q += 1
+                }
+                fields.append(p + 1..<min(q, end))
+                p = q + 1
+                if p < end && storage[p] != delimiter {
+                    return "field \(fields.count): unexpected text after a closing quote (write a quote as \"\")"
+                }
+            } else {
+                var d = p
+                while d < end && storage[d] != delimiter { d += 1 }
+                fields.append(p..<d)
+                p = d
+            }
+            if p >= end { break }
+            p += 1
+            if p == end {
+                fields.append(end..<end)
+                break
+            }
+        }
+        return nil
+    }
+
+    /// A field's text with quotes unescaped (`""` becomes `"`), for names and messages.
+    func text(_ range: Range<Int>, limit: Int = 60) -> String {
+        let bytes = UnsafeBufferPointer(start: input.storage + range.lowerBound, count: min(range.count, limit))
+        let text = String(decoding: bytes, as: UTF8.self).replacingOccurrences(of: "\"\"", with: "\"")
+        return (range.count > limit ? text + "…" : text).escapedForMessage
+    }
+
+    /// A field's content without surrounding spaces.
+    func stripped(_ range: Range<Int>) -> Range<Int> {
+        var lower = range.lowerBound
+        var upper = range.upperBound
+        while lower < upper && (input.storage[lower] == 32 || input.storage[lower] == 9) { lower += 1 }
+        while upper > lower && (input.storage[upper - 1] == 32 || input.storage[upper - 1] == 9) { upper -= 1 }
+        return lower..<upper
+    }
+
+    func number(_ range: Range<Int>) -> Double? {
+        DecimalParser.parse(UnsafeBufferPointer(start: input.storage + range.lowerBound, count: range.count))
+    }
+}

@@ -1,0 +1,82 @@
+import HeatmapCore
+
+/// Validates points as the parsers find them, adds them to the index builder and the
+/// report, and skips or throws on invalid ones.
+///
+/// Rules: latitude a number in -90...90 (beyond ±85.05112878 kept, clamped when drawn,
+/// counted); longitude any finite number (it wraps); weight a finite number ≥ 0 and at most
+/// Float's largest (0 is kept and counted). A value's text is quoted in messages.
+struct PointCollector {
+    let path: String
+    let skipInvalid: Bool
+    var builder = PointIndex.Builder()
+    var statistics = ReportAccumulator()
+    var skipped = 0
+    var skippedLines: [Int] = []
+    /// The points as read, kept only when not `nil` (for ``JSONPointReader``).
+    var points: [WeightedLatLng]?
+
+    init(path: String, skipInvalid: Bool) {
+        self.path = path
+        self.skipInvalid = skipInvalid
+    }
+
+    /// Why a latitude is unusable, or `nil`.
+    static func latitudeProblem(_ value: Double, text: @autoclosure () -> String) -> String? {
+        (-90...90).contains(value) ? nil : "latitude \"\(text())\" is out of range -90...90"
+    }
+
+    /// Why a longitude is unusable, or `nil`.
+    static func longitudeProblem(_ value: Double, text: @autoclosure () -> String) -> String? {
+        value.isFinite ? nil : "longitude \"\(text())\" is not a finite number"
+    }
+
+    /// Why a weight is unusable, or `nil`.
+    static func weightProblem(_ value: Double, text: @autoclosure () -> String) -> String? {
+        if value.isNaN || value.isInfinite { return "weight \"\(text())\" is not a finite number" }
+        if value < 0 { return "weight \"\(text())\" is negative; weights are finite numbers ≥ 0" }
+        if value > Double(Float.greatestFiniteMagnitude) {
+            return "weight \"\(text())\" is too large (at most \(Float.greatestFiniteMagnitude))"
+        }
+        return nil
+    }
+
+    /// Adds a point already checked with the `…Problem` functions.
+    mutating func add(latitude: Double, longitude: Double, weight: Double) {
+        // The checks above are the builder's, so it cannot throw here.
+        do {
+            try builder.append(latitude: latitude, longitude: longitude, intensity: weight)
+        } catch {
+            return
+        }
+        statistics.add(latitude: latitude, longitude: longitude, weight: weight)
+        if points != nil {
+            points?.append(
+                WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude), intensity: weight))
+        }
+    }
+
+    /// Skips an invalid row under `skipInvalid`, else throws its error.
+    mutating func reject(line: Int, column: Int? = nil, _ reason: String) throws(PointFileError) {
+        guard skipInvalid else { throw PointFileError(path: path, line: line, column: column, reason: reason) }
+        skipped += 1
+        if skippedLines.count < PointFileReport.skippedLinesKept { skippedLines.append(line) }
+    }
+
+    /// The index and report; an error if no point was read.
+    mutating func finish(format: PointFormat) throws(PointFileError) -> PointFile {
+        guard builder.count > 0 else {
+            if skipped > 0 {
+                let lines = skippedLines.map(String.init).joined(separator: ", ")
+                throw PointFileError(
+                    path: path, reason: "holds no valid points: all \(skipped) rows were invalid (lines \(lines)…)")
+            }
+            throw PointFileError(path: path, reason: "holds no points")
+        }
+        let report = statistics.report(path: path, format: format, skipped: skipped, skippedLines: skippedLines)
+        // Move the builder out so that its arrays are sorted in place, not copied first.
+        var taken = PointIndex.Builder()
+        swap(&taken, &builder)
+        return PointFile(index: taken.build(), report: report)
+    }
+}

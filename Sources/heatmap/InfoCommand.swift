@@ -1,0 +1,168 @@
+import Foundation
+import HeatmapKit
+
+/// `heatmap info DATA [options]`: what a points file holds, and M(z) for chosen zooms.
+struct InfoCommand {
+    static let usage = """
+        usage: heatmap info DATA [--zoom Z,Z,...] [--radius N] [--scale S] [--json]
+                            [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+          DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
+          --zoom Z,Z,...     zoom levels to print the normalisation value M(z) for
+          --radius N         kernel radius in points for M(z) and the suggested zooms, 10...50 (default 20)
+          --scale S          1, 2 or 3 for M(z) (default 1)
+          --json             print the report as JSON
+        \(DataArguments.help)
+        Prints the points read and skipped, the bounds, weight statistics and the suggested zooms.
+        """
+
+    var dataPath: String
+    var options: PointReadOptions
+    var zooms: [Int]
+    var radius: Int
+    var scale: Int
+    var json: Bool
+
+    init(_ arguments: [String]) throws(CommandError) {
+        let list = try ArgumentList(
+            arguments, valued: DataArguments.valued.union(["zoom", "radius", "scale"]),
+            flags: DataArguments.flags.union(["json"]))
+        guard list.positionals.count == 1 else {
+            throw .usage("info needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
+        }
+        dataPath = list.positionals[0]
+        options = try DataArguments.options(list)
+        radius = try list.integer("radius") ?? 20
+        guard HeatmapSettings.radiusRange.contains(radius) else {
+            throw .usage("radius \(radius) is outside 10...50 points")
+        }
+        scale = try list.integer("scale") ?? 1
+        guard (1...3).contains(scale) else { throw .usage("--scale is 1, 2 or 3, got \(scale)") }
+        zooms = []
+        for part in (list.text("zoom") ?? "").split(separator: ",") {
+            guard let zoom = Int(part.trimmingCharacters(in: .whitespaces)), (0...22).contains(zoom) else {
+                throw .usage("--zoom expects zoom levels in 0...22 separated by commas, got \"\(part)\"")
+            }
+            zooms.append(zoom)
+        }
+        json = list.flag("json")
+    }
+
+    /// The report as printed with `--json`.
+    struct Output: Codable {
+        struct Normalization: Codable {
+            var zoom: Int
+            var value: Double
+        }
+        var path: String
+        var format: String
+        var pointsRead: Int
+        var skippedCount: Int
+        var skippedLines: [Int]
+        var clampedLatitudeCount: Int
+        var zeroWeightCount: Int
+        var bounds: PointBounds?
+        var weights: WeightStatistics?
+        var suggestedMinimumZoom: Int
+        var suggestedMaximumZoom: Int
+        var radius: Int
+        var scale: Int
+        var normalization: [Normalization]
+    }
+
+    func run() throws(CommandError) {
+        let file = try DataArguments.read(dataPath, options: options)
+        let report = file.report
+        let layer = HeatmapTileLayer(index: file.index, settings: HeatmapSettings(radius: radius))
+        var values: [Output.Normalization] = []
+        for zoom in zooms {
+            do {
+                values.append(.init(zoom: zoom, value: try layer.normalization(zoom: zoom, scale: scale)))
+            } catch {
+                throw CommandError(error.description)
+            }
+        }
+        let zoomRange = report.suggestedZoomRange(radius: radius)
+        let output = Output(
+            path: report.path, format: report.format.rawValue, pointsRead: report.pointsRead,
+            skippedCount: report.skippedCount, skippedLines: report.skippedLines,
+            clampedLatitudeCount: report.clampedLatitudeCount, zeroWeightCount: report.zeroWeightCount,
+            bounds: report.bounds, weights: report.weights, suggestedMinimumZoom: zoomRange.lowerBound,
+            suggestedMaximumZoom: zoomRange.upperBound, radius: radius, scale: scale, normalization: values)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(output) else { throw CommandError("cannot encode the report") }
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(Self.text(output), terminator: "")
+        }
+    }
+
+    static func text(_ output: Output) -> String {
+        var text =
+            "\(output.path == "-" ? "<stdin>" : output.path) (\(output.format)): \(output.pointsRead) points read"
+        text += ", \(output.skippedCount) skipped"
+        if !output.skippedLines.isEmpty {
+            let more = output.skippedCount > output.skippedLines.count ? ", …" : ""
+            text += " (lines \(output.skippedLines.map(String.init).joined(separator: ", "))\(more))"
+        }
+        text += "\n"
+        if let b = output.bounds {
+            let crossing = b.west > b.east ? " (crossing the antimeridian)" : ""
+            text += "bounds: south \(b.south), west \(b.west), north \(b.north), east \(b.east)\(crossing)\n"
+        }
+        if let w = output.weights {
+            text += "weights: min \(w.minimum), max \(w.maximum), sum \(w.sum), mean \(w.mean)\n"
+        }
+        text += "zero weights: \(output.zeroWeightCount) (kept, drawing nothing)\n"
+        text += "beyond ±85.05112878° latitude: \(output.clampedLatitudeCount) (kept, drawn at the limit)\n"
+        text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
+        text += " (radius \(output.radius))\n"
+        for value in output.normalization {
+            text += "M(\(value.zoom)) = \(value.value) (radius \(output.radius), scale \(output.scale))\n"
+        }
+        return text
+    }
+}
+
+/// The data options every command shares: `--data-format`, `--lat`, `--lng`, `--weight`,
+/// `--skip-invalid`, and reading the data with them.
+enum DataArguments {
+    static let valued: Set<String> = ["data-format", "lat", "lng", "weight"]
+    static let flags: Set<String> = ["skip-invalid"]
+    static let help = """
+          --data-format F    json, csv, tsv, geojson or ndjson (default: from the extension and content)
+          --lat COL          the latitude's column or field (default: lat, latitude or y)
+          --lng COL          the longitude's column or field (default: lng, lon, long, longitude or x)
+          --weight COL       the weight's column, field or GeoJSON property (default: weight, intensity,
+                             value or count; without one every point weighs 1)
+          --skip-invalid     skip invalid rows, reporting how many and their first lines on standard error
+        """
+
+    static func options(_ list: ArgumentList) throws(CommandError) -> PointReadOptions {
+        var options = PointReadOptions(
+            latitudeColumn: list.text("lat"), longitudeColumn: list.text("lng"), weightColumn: list.text("weight"),
+            skipInvalid: list.flag("skip-invalid"))
+        if let name = list.text("data-format") {
+            guard let format = PointFormat(rawValue: name.lowercased()) else {
+                let names = PointFormat.allCases.map(\.rawValue).joined(separator: ", ")
+                throw .usage("--data-format is one of \(names), got \"\(name)\"")
+            }
+            options.format = format
+        }
+        return options
+    }
+
+    /// Reads the data, printing the skipped rows' summary on standard error.
+    static func read(_ path: String, options: PointReadOptions) throws(CommandError) -> PointFile {
+        do {
+            let file = try PointFileReader.read(path: path, options: options)
+            if let summary = file.report.skipSummary {
+                FileHandle.standardError.write(Data("heatmap: \(summary)\n".utf8))
+            }
+            return file
+        } catch {
+            throw CommandError(error.description)
+        }
+    }
+}
