@@ -55,7 +55,7 @@ enum ReaderBenchmark {
     static func writeCSV(rows: Int, seed: UInt64, to path: String) throws -> Int {
         guard let file = fopen(path, "wb") else { throw CocoaError(.fileWriteUnknown) }
         defer { fclose(file) }
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         var buffer: [UInt8] = Array("lat,lng,weight,name\n".utf8)
         buffer.reserveCapacity(1 << 20)
         var total = 0

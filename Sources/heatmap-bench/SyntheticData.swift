@@ -1,21 +1,6 @@
 import Foundation
 import HeatmapKit
 
-/// SplitMix64: a small, fast, seeded generator, so that every run measures the same data.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The benchmark's data: Gaussian clusters over North America plus 10% uniform background,
 /// weights uniform in 0.5...2, all from one seed.
 struct SyntheticData {
@@ -36,7 +21,7 @@ struct SyntheticData {
     let background: [Coordinate]
 
     init(count: Int, seed: UInt64) {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let clusters = (0..<24).map { _ in
             Cluster(
                 latitude: Double.random(in: Self.latitudes, using: &rng),

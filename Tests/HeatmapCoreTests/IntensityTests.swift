@@ -27,7 +27,7 @@ import Testing
     @Test("engine equals brute force on random tiles, zooms 0 to 22, scales 1 and 2")
     func randomTiles() throws {
         let index = try #require(Self.index)
-        var rng = SeededGenerator(seed: 7)
+        var rng = SplitMix64(seed: 7)
         var nonEmpty = 0
         for zoom in 0...WebMercator.maximumZoom {
             for scale in 1...2 {

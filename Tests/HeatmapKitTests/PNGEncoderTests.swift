@@ -4,21 +4,9 @@ import Testing
 
 @testable import HeatmapKit
 
-/// A small seeded generator, so that failures reproduce.
-private struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// An image of random bytes, half of its pixels fully transparent, like a sparse heatmap tile.
 private func randomImage(width: Int, height: Int, seed: UInt64) -> RGBAImage {
-    var generator = SplitMix64(state: seed)
+    var generator = SplitMix64(seed: seed)
     var image = RGBAImage(transparentWidth: width, height: height)
     for pixel in 0..<(width * height) where Bool.random(using: &generator) {
         for channel in 0..<4 { image.pixels[pixel * 4 + channel] = UInt8.random(in: 0...255, using: &generator) }
@@ -66,7 +54,7 @@ struct PNGEncoderTests {
             fibonacci += [UInt8](repeating: UInt8(value * 11), count: a)
             (a, b) = (b, a + b)
         }
-        var rng = SeededBytes(seed: 3)
+        var rng = SplitMix64(seed: 3)
         fibonacci.shuffle(using: &rng)
         let rows = fibonacci.count / 400
         var skewed = RGBAImage(transparentWidth: 100, height: rows)
@@ -172,7 +160,7 @@ struct PNGEncoderTests {
     @Test("Empty, garbage, truncated and corrupted data throw PNGError with libpng's reason")
     func invalidDataThrows() throws {
         let valid = try PNGEncoder().encode(randomImage(width: 40, height: 30, seed: 5))
-        var generator = SplitMix64(state: 42)
+        var generator = SplitMix64(seed: 42)
         let garbage = (0..<500).map { _ in UInt8.random(in: 0...255, using: &generator) }
         var corrupted = valid
         corrupted[60] ^= 0x55  // Inside the IDAT data: the chunk CRC no longer matches.
@@ -215,18 +203,5 @@ struct PNGEncoderTests {
         #expect(try PNGDecoder.decode(bytes, maximumPixelCount: 10_000).width == 100)
         let error = #expect(throws: PNGError.self) { try PNGDecoder.decode(bytes, maximumPixelCount: 9_999) }
         #expect(error?.kind == .imageTooLarge)
-    }
-}
-
-/// SplitMix64 as a RandomNumberGenerator, for shuffling test bytes the same way every run.
-private struct SeededBytes: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

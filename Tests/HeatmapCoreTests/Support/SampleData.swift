@@ -34,7 +34,7 @@ enum SampleData {
     /// Random points: clusters, a uniform background, a cluster on the antimeridian and
     /// points beyond the Mercator limits near both poles; weights 0.5...2 and some 0.
     static func random(count: Int, seed: UInt64) -> [WeightedLatLng] {
-        var rng = SeededGenerator(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let centres: [Coordinate] =
             (0..<6).map { _ in
                 Coordinate(

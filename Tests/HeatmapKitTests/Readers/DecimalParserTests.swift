@@ -6,7 +6,7 @@ import Testing
 @Suite struct DecimalParserTests {
     @Test("random decimals of every length round-trip as Double(String) parses them")
     func randomDecimals() {
-        var generator = ReaderFuzzTests.Generator(state: 7)
+        var generator = SplitMix64(seed: 7)
         var mismatches: [String] = []
         for _ in 0..<200_000 {
             let digits = Int.random(in: 1...20, using: &generator)
@@ -26,7 +26,7 @@ import Testing
 
     @Test("every shortest representation of random doubles round-trips")
     func shortestRepresentations() {
-        var generator = ReaderFuzzTests.Generator(state: 8)
+        var generator = SplitMix64(seed: 8)
         for _ in 0..<100_000 {
             let value = Double(bitPattern: generator.next())
             guard value.isFinite else { continue }

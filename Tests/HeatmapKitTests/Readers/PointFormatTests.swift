@@ -135,7 +135,7 @@ import Testing
 
     @Test("records with quoted newlines across the 1 MiB chunks keep their count, weights and line numbers")
     func chunkBoundaries() throws {
-        var generator = ReaderFuzzTests.Generator(state: 3)
+        var generator = SplitMix64(seed: 3)
         var text = "name,lat,lng,weight\n"
         var line = 2
         var sum = 0

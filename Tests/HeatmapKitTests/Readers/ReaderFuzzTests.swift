@@ -19,23 +19,11 @@ import Testing
         }
     }
 
-    /// A generator of inputs: bytes drawn mostly from the formats' own characters.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E09B
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let alphabet = Array("[]{}\":,.-+eE0123456789 \n\r\t\"latlngweight\\u00ZFeaturePointtypecoordinates".utf8)
 
     @Test("seeded random bytes", arguments: 0..<40)
     func randomBytes(seed: Int) throws {
-        var generator = Generator(state: UInt64(seed))
+        var generator = SplitMix64(seed: UInt64(seed))
         var outcomes: [Bool] = []
         for round in 0..<10 {
             let count = Int.random(in: 0...2048, using: &generator)
