@@ -26,7 +26,8 @@ let package = Package(
             dependencies: ["HeatmapKit", "CPNG"],
             resources: [.copy("Fixtures")]
         ),
-        .testTarget(name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit"]),
+        .testTarget(
+            name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit"], resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -5,6 +5,7 @@ let usage = """
 
     usage: heatmap tile DATA Z/X/Y[@2x] [options]   write one tile as PNG
            heatmap info DATA [options]             points, bounds, weights, zooms and M(z) of a data file
+           heatmap serve DATA... [options]          serve tiles and a map page over HTTP
            heatmap help [COMMAND]
 
     Run `heatmap help tile` for the options.
@@ -18,10 +19,13 @@ func run(_ arguments: [String]) throws(CommandError) {
         try TileCommand(rest).run()
     case "info":
         try InfoCommand(rest).run()
+    case "serve":
+        try ServeCommand(rest).run()
     case "help", "--help", "-h":
         switch rest.first {
         case "tile": print(TileCommand.usage)
         case "info": print(InfoCommand.usage)
+        case "serve": print(ServeCommand.usage)
         default: print(usage)
         }
     default:

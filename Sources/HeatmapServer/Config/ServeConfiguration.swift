@@ -1,0 +1,104 @@
+import Foundation
+import HeatmapKit
+
+/// The JSON configuration file of `heatmap serve --config FILE.json`:
+///
+/// ```json
+/// {"host": "127.0.0.1", "port": 8080, "cacheMB": 256, "cacheControl": "public, max-age=300",
+///  "cors": true, "attribution": "Police stations: data.gov.au",
+///  "defaults": {"radius": 20, "opacity": 0.7, "gradient": "default"},
+///  "layers": [{"name": "police", "file": "police_stations.json", "radius": 30, "gradient": "fire",
+///              "opacity": 0.8, "maxIntensity": 5}]}
+/// ```
+///
+/// Every field is optional; files are relative to the configuration file.
+public struct ServeConfiguration: Decodable, Sendable {
+    /// The address to bind.
+    public var host: String?
+    /// The port.
+    public var port: Int?
+    /// The tile cache size in MiB.
+    public var cacheMB: Int?
+    /// `Cache-Control` of tiles.
+    public var cacheControl: String?
+    /// Whether to send CORS headers.
+    public var cors: Bool?
+    /// Attribution for TileJSON and the map.
+    public var attribution: String?
+    /// Settings for every layer that does not set its own.
+    public var defaults: LayerSettings?
+    /// The layers.
+    public var layers: [Layer]?
+
+    /// A layer: a name, a file, settings.
+    public struct Layer: Decodable, Sendable {
+        /// The name in URLs (default: the file's name without extension).
+        public var name: String?
+        /// The data file.
+        public var file: String
+        /// Radius in points, 10...50.
+        public var radius: Int?
+        /// Opacity 0...1.
+        public var opacity: Double?
+        /// A preset name or `COLOUR:STOP,…`.
+        public var gradient: String?
+        /// A fixed normalisation value (omit for each zoom's true maximum).
+        public var maxIntensity: Double?
+    }
+
+    /// Drawing settings as written in the file.
+    public struct LayerSettings: Decodable, Sendable {
+        /// Radius in points, 10...50.
+        public var radius: Int?
+        /// Opacity 0...1.
+        public var opacity: Double?
+        /// A preset name or `COLOUR:STOP,…`.
+        public var gradient: String?
+        /// A fixed normalisation value.
+        public var maxIntensity: Double?
+
+        /// Applies the values given to `base`.
+        ///
+        /// - Throws: ``OverrideError`` for a gradient that does not parse.
+        public func applied(to base: HeatmapSettings) throws(OverrideError) -> HeatmapSettings {
+            var settings = base
+            if let radius { settings.radius = radius }
+            if let opacity { settings.opacity = opacity }
+            if let gradient { settings.gradient = try GradientPresets.parse(gradient) }
+            if let maxIntensity { settings.maximumIntensity = maxIntensity }
+            return settings
+        }
+    }
+
+    /// An empty configuration: every value from flags or defaults.
+    public init() {}
+
+    /// Reads a configuration file; layer files become relative to its folder.
+    ///
+    /// - Throws: ``OverrideError`` naming the file and what is wrong.
+    public static func load(path: String) throws(OverrideError) -> ServeConfiguration {
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw OverrideError("\(path): cannot be read")
+        }
+        var configuration: ServeConfiguration
+        do {
+            configuration = try JSONDecoder().decode(ServeConfiguration.self, from: data)
+        } catch {
+            throw OverrideError("\(path): not a valid configuration (\(error))")
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        for i in configuration.layers?.indices ?? (0..<0) {
+            if let file = configuration.layers?[i].file, !file.hasPrefix("/"), !folder.isEmpty {
+                configuration.layers?[i].file = folder + "/" + file
+            }
+        }
+        return configuration
+    }
+}
+
+extension ServeConfiguration.Layer {
+    /// The layer's settings over `base`.
+    public var settings: ServeConfiguration.LayerSettings {
+        .init(radius: radius, opacity: opacity, gradient: gradient, maxIntensity: maxIntensity)
+    }
+}

@@ -1,0 +1,23 @@
+/// The limits and timeouts of the HTTP layer; every one bounds what a client can make the
+/// server hold or wait for.
+public struct HTTPLimits: Sendable, Hashable {
+    /// The longest request line, in bytes (414 beyond). Default 8 KiB.
+    public var maxRequestLine: Int = 8 << 10
+    /// The largest header section after the request line, in bytes (431 beyond). Default 32 KiB.
+    public var maxHeaderBytes: Int = 32 << 10
+    /// The most header fields (431 beyond). Default 100.
+    public var maxHeaderCount: Int = 100
+    /// The most open connections; more are answered 503 and closed. Default 1024.
+    public var maxConnections: Int = 1024
+    /// Seconds a keep-alive connection may stay idle between requests. Default 60.
+    public var idleTimeout: Double = 60
+    /// Seconds a client has to send a whole request head once it starts (408 after). Default 10.
+    public var requestTimeout: Double = 10
+    /// Seconds a response may make no progress towards a client that does not read. Default 30.
+    public var writeTimeout: Double = 30
+    /// Requests answered on one connection before it is closed. Default 10 000.
+    public var maxRequestsPerConnection: Int = 10_000
+
+    /// The defaults above.
+    public init() {}
+}

@@ -1,0 +1,145 @@
+/// One parsed HTTP/1.x request head; requests with bodies are refused by the server.
+public struct HTTPRequest: Sendable, Equatable {
+    /// The method, case-sensitive as sent (`GET`, `HEAD`, …).
+    public var method: String
+    /// The request target as sent (origin-form `/path?query`, or absolute-form).
+    public var target: String
+    /// The path of the target, still percent-encoded, always starting with `/`.
+    public var path: String
+    /// The query of the target without `?`, still percent-encoded; empty when absent.
+    public var query: String
+    /// The minor version: 0 for HTTP/1.0, 1 for HTTP/1.1.
+    public var minorVersion: Int
+    /// The header fields in order.
+    public var headers: HTTPHeaders
+    /// Whether the connection stays open after the response (HTTP/1.1 default, `Connection`).
+    public var keepAlive: Bool
+    /// Whether the request announced a body (`Content-Length` > 0 or `Transfer-Encoding`).
+    public var hasBody: Bool
+
+    /// Creates a request (tests and in-process use); `path` and `query` are split from `target`.
+    public init(method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders()) {
+        self.method = method
+        self.target = target
+        (path, query) = Self.split(target)
+        self.minorVersion = minorVersion
+        self.headers = headers
+        keepAlive = minorVersion >= 1
+        hasBody = false
+    }
+
+    /// The query's parameters, percent-decoded (`+` as space), in order.
+    public var queryItems: [(name: String, value: String)] {
+        query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let name = PercentDecoding.decode(parts[0]) ?? ""
+            let value = parts.count > 1 ? PercentDecoding.decode(parts[1]) ?? "" : ""
+            return (name, value)
+        }
+    }
+
+    /// Splits a target into path and query; an absolute-form target loses its scheme and authority.
+    static func split(_ target: String) -> (path: String, query: String) {
+        var rest = Substring(target)
+        for scheme in ["http://", "https://"] where rest.lowercased().hasPrefix(scheme) {
+            rest = rest.dropFirst(scheme.count)
+            rest = rest.firstIndex(of: "/").map { rest[$0...] } ?? "/"
+        }
+        if let hash = rest.firstIndex(of: "#") { rest = rest[..<hash] }
+        guard let mark = rest.firstIndex(of: "?") else { return (String(rest), "") }
+        return (String(rest[..<mark]), String(rest[rest.index(after: mark)...]))
+    }
+}
+
+/// Header fields in order, looked up case-insensitively.
+public struct HTTPHeaders: Sendable, Equatable, Sequence {
+    private var fields: [(name: String, value: String)] = []
+
+    /// Creates headers from name/value pairs.
+    public init(_ fields: [(String, String)] = []) {
+        self.fields = fields.map { (name: $0.0, value: $0.1) }
+    }
+
+    /// Appends a field.
+    public mutating func add(_ name: String, _ value: String) {
+        fields.append((name, value))
+    }
+
+    /// Replaces every field of this name by one.
+    public mutating func set(_ name: String, _ value: String) {
+        remove(name)
+        add(name, value)
+    }
+
+    /// Removes every field of this name.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { $0.name.caseInsensitiveEquals(name) }
+    }
+
+    /// The values of every field of this name, in order.
+    public subscript(name: String) -> [String] {
+        fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
+    }
+
+    /// The first value of this name.
+    public func first(_ name: String) -> String? {
+        fields.first { $0.name.caseInsensitiveEquals(name) }?.value
+    }
+
+    /// The number of fields.
+    public var count: Int { fields.count }
+
+    /// Iterates the fields in order.
+    public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {
+        fields.makeIterator()
+    }
+
+    /// Whether both hold the same fields in the same order.
+    public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
+        a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0 == $1 }
+    }
+}
+
+extension String {
+    /// ASCII case-insensitive equality, as header names compare.
+    func caseInsensitiveEquals(_ other: String) -> Bool {
+        let a = utf8
+        let b = other.utf8
+        guard a.count == b.count else { return false }
+        return zip(a, b).allSatisfy { x, y in x | 0x20 == y | 0x20 && (x == y || x.isASCIILetter) }
+    }
+}
+
+extension UInt8 {
+    var isASCIILetter: Bool { (0x41...0x5A).contains(self) || (0x61...0x7A).contains(self) }
+}
+
+/// Percent-decoding of query and path parts.
+enum PercentDecoding {
+    /// `nil` when an escape is malformed or the bytes are not UTF-8.
+    static func decode(_ text: Substring) -> String? {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(text.utf8.count)
+        var iterator = text.utf8.makeIterator()
+        while let byte = iterator.next() {
+            switch byte {
+            case UInt8(ascii: "%"):
+                guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue)
+                else { return nil }
+                bytes.append(high << 4 | low)
+            case UInt8(ascii: "+"): bytes.append(UInt8(ascii: " "))
+            default: bytes.append(byte)
+            }
+        }
+        return String(validating: bytes, as: UTF8.self)
+    }
+
+    private static func hexValue(_ byte: UInt8) -> UInt8? {
+        switch byte {
+        case 0x30...0x39: byte - 0x30
+        case 0x41...0x46: byte - 0x41 + 10
+        case 0x61...0x66: byte - 0x61 + 10
+        default: nil
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// A status code and its reason phrase.
+public struct HTTPStatus: Sendable, Hashable {
+    /// The code, 100...599.
+    public var code: Int
+    /// The reason phrase.
+    public var reason: String
+
+    /// Creates a status.
+    public init(_ code: Int, _ reason: String) {
+        self.code = code
+        self.reason = reason
+    }
+
+    /// 200 OK.
+    public static let ok = HTTPStatus(200, "OK")
+    /// 204 No Content.
+    public static let noContent = HTTPStatus(204, "No Content")
+    /// 304 Not Modified.
+    public static let notModified = HTTPStatus(304, "Not Modified")
+    /// 400 Bad Request.
+    public static let badRequest = HTTPStatus(400, "Bad Request")
+    /// 404 Not Found.
+    public static let notFound = HTTPStatus(404, "Not Found")
+    /// 405 Method Not Allowed.
+    public static let methodNotAllowed = HTTPStatus(405, "Method Not Allowed")
+    /// 408 Request Timeout.
+    public static let requestTimeout = HTTPStatus(408, "Request Timeout")
+    /// 414 URI Too Long.
+    public static let uriTooLong = HTTPStatus(414, "URI Too Long")
+    /// 431 Request Header Fields Too Large.
+    public static let requestHeaderFieldsTooLarge = HTTPStatus(431, "Request Header Fields Too Large")
+    /// 500 Internal Server Error.
+    public static let internalServerError = HTTPStatus(500, "Internal Server Error")
+    /// 503 Service Unavailable.
+    public static let serviceUnavailable = HTTPStatus(503, "Service Unavailable")
+    /// 505 HTTP Version Not Supported.
+    public static let httpVersionNotSupported = HTTPStatus(505, "HTTP Version Not Supported")
+}
+
+/// A response: status, header fields and body. The server adds `Date`, `Content-Length`,
+/// `Server` and `Connection`.
+public struct HTTPResponse: Sendable, Equatable {
+    /// The status.
+    public var status: HTTPStatus
+    /// The header fields.
+    public var headers: HTTPHeaders
+    /// The body (sent for GET, its length only for HEAD).
+    public var body: [UInt8]
+
+    /// Creates a response.
+    public init(status: HTTPStatus, headers: HTTPHeaders = HTTPHeaders(), body: [UInt8] = []) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+    }
+
+    /// A plain text response (`text/plain; charset=utf-8`).
+    public static func text(_ status: HTTPStatus, _ text: String) -> HTTPResponse {
+        HTTPResponse(
+            status: status, headers: HTTPHeaders([("Content-Type", "text/plain; charset=utf-8")]),
+            body: Array((text + "\n").utf8))
+    }
+
+    /// The bytes on the wire; without the body for HEAD (`headOnly`), `Connection: close` unless `keepAlive`.
+    public func serialized(headOnly: Bool, keepAlive: Bool, date: String) -> [UInt8] {
+        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
+        head += "Date: \(date)\r\nServer: \(HeatmapServerInfo.name)\r\n"
+        for field in headers { head += "\(field.name): \(field.value)\r\n" }
+        if status.code != 204 && status.code != 304 { head += "Content-Length: \(body.count)\r\n" }
+        if !keepAlive { head += "Connection: close\r\n" }
+        head += "\r\n"
+        var bytes = Array(head.utf8)
+        if !headOnly && status.code != 204 && status.code != 304 { bytes += body }
+        return bytes
+    }
+}
+
+/// The server's identity.
+public enum HeatmapServerInfo {
+    /// The server's name in `Server` headers.
+    public static let name = "HeatmapKit"
+}

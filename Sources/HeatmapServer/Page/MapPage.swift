@@ -1,0 +1,140 @@
+/// The page at `/`: every layer on a Leaflet map over OpenStreetMap, a layer switcher, and
+/// radius, opacity and gradient controls that re-request tiles with query parameters.
+enum MapPage {
+    /// Where Leaflet comes from.
+    enum LeafletSource {
+        /// The server's own copy under `/leaflet/` (Debian's `libjs-leaflet`): works offline.
+        case local
+        /// unpkg, pinned with Subresource Integrity hashes.
+        case cdn
+    }
+
+    static func html(leaflet: LeafletSource, baseMapURL: String, attribution: String) -> String {
+        let tags: String
+        switch leaflet {
+        case .local:
+            tags = """
+                <link rel="stylesheet" href="/leaflet/leaflet.css">
+                <script src="/leaflet/leaflet.js"></script>
+                """
+        case .cdn:
+            tags = """
+                <link rel="stylesheet" href="https://unpkg.com/leaflet@1.9.4/dist/leaflet.css"
+                  integrity="sha256-p4NxAoJBhIIN+hmNHrzRCf9tD/miZyoHS5obTRR9BMY=" crossorigin="">
+                <script src="https://unpkg.com/leaflet@1.9.4/dist/leaflet.js"
+                  integrity="sha256-20nQCchB9co0qIjJZRGuk2/Z9VM+kNiyxNV1lvTlZBo=" crossorigin=""></script>
+                """
+        }
+        return """
+            <!doctype html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>HeatmapKit</title>
+            \(tags)
+            <style>
+              html, body, #map { height: 100%; margin: 0; }
+              #controls { position: absolute; z-index: 1000; bottom: 24px; left: 10px; padding: 6px 10px;
+                background: rgba(255, 255, 255, 0.9); border-radius: 4px; font: 13px sans-serif; }
+              #controls label { margin-right: 10px; }
+            </style>
+            </head>
+            <body>
+            <div id="map"></div>
+            <div id="controls">
+              <label>radius <input id="radius" type="range" min="10" max="50" step="1"> <span id="radius-value"></span></label>
+              <label>opacity <input id="opacity" type="range" min="0" max="1" step="0.05"> <span id="opacity-value"></span></label>
+              <label>gradient <select id="gradient"></select></label>
+            </div>
+            <script>
+            "use strict";
+            const BASE_MAP = \(jsString(baseMapURL));
+            const ATTRIBUTION = \(jsString(attribution));
+            const status = { tilesRequested: 0, tilesLoaded: 0, layers: 0 };
+            function report() { document.body.dataset.tilesLoaded = status.tilesLoaded; document.body.dataset.layers = status.layers; }
+            const map = L.map("map");
+            const bases = {};
+            if (BASE_MAP) {
+              bases["OpenStreetMap"] = L.tileLayer(BASE_MAP, { maxZoom: 19,
+                attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors' }).addTo(map);
+            }
+            fetch("/catalog").then((r) => r.json()).then((catalog) => {
+              const radius = document.getElementById("radius");
+              const opacity = document.getElementById("opacity");
+              const gradient = document.getElementById("gradient");
+              radius.value = catalog.layers[0].radius;
+              opacity.value = catalog.layers[0].opacity;
+              for (const name of catalog.gradients) gradient.add(new Option(name, name));
+              // The page's own query (/?gradient=fire&radius=30) sets the controls, for links.
+              const given = new URLSearchParams(location.search);
+              let tuned = false;
+              for (const [control, name] of [[radius, "radius"], [opacity, "opacity"], [gradient, "gradient"]]) {
+                if (!given.has(name)) continue;
+                if (control === gradient && ![...gradient.options].some((o) => o.value === given.get(name)))
+                  gradient.add(new Option(given.get(name), given.get(name)));
+                control.value = given.get(name);
+                tuned = true;
+              }
+              function query() {
+                if (!tuned) return "";
+                return "?radius=" + radius.value + "&opacity=" + opacity.value +
+                  "&gradient=" + encodeURIComponent(gradient.value);
+              }
+              const overlays = {};
+              const layers = catalog.layers.map((info, i) => {
+                const layer = L.tileLayer("/" + info.name + "/{z}/{x}/{y}{r}.png" + query(), {
+                  minZoom: info.minzoom, maxZoom: info.maxzoom, attribution: info.attribution || ATTRIBUTION });
+                layer.on("tileloadstart", () => { status.tilesRequested++; report(); });
+                layer.on("tileload", () => { status.tilesLoaded++; report(); });
+                overlays[info.name] = layer;
+                if (i === 0) layer.addTo(map);
+                return { info, layer };
+              });
+              status.layers = layers.length;
+              L.control.layers(bases, overlays, { collapsed: false }).addTo(map);
+              const b = catalog.layers[0].bounds;
+              map.fitBounds([[b[1], b[0]], [b[3], b[2]]], { padding: [20, 20] });
+              function show() {
+                document.getElementById("radius-value").textContent = radius.value;
+                document.getElementById("opacity-value").textContent = opacity.value;
+              }
+              function update() {
+                tuned = true;
+                show();
+                for (const { info, layer } of layers) layer.setUrl("/" + info.name + "/{z}/{x}/{y}{r}.png" + query());
+              }
+              radius.addEventListener("change", update);
+              opacity.addEventListener("change", update);
+              gradient.addEventListener("change", update);
+              radius.addEventListener("input", show);
+              opacity.addEventListener("input", show);
+              show();
+              report();
+            });
+            </script>
+            </body>
+            </html>
+
+            """
+    }
+
+    /// A JavaScript string literal that cannot end the script element.
+    static func jsString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"", "\\", "<", ">", "&", "'": out += "\\u" + hex4(scalar.value)
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029:
+                out += "\\u" + hex4(scalar.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    private static func hex4(_ value: UInt32) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+    }
+}

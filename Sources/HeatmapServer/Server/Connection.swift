@@ -1,0 +1,93 @@
+/// The state of one client connection; touched only on the event loop's thread.
+final class Connection {
+    let id: UInt64
+    let fd: Int32
+    var parser: HTTPParser
+    /// Bytes received and not yet parsed start at `inputStart`.
+    var input: [UInt8] = []
+    var inputStart = 0
+    /// Bytes to send start at `outputSent`.
+    var output: [UInt8] = []
+    var outputSent = 0
+    /// Requests dispatched and not yet written, in order: pipelined requests are worked on at
+    /// once (up to a cap) and their responses written in the order they came.
+    var slots: [Slot] = []
+    var nextSequence: UInt64 = 0
+    /// No more requests are taken (one asked to close, an error, shutdown).
+    var stopParsing = false
+    /// Close once the output is sent.
+    var closeAfterWrite = false
+    /// Output sent and write side shut: reading and discarding until the peer closes.
+    var draining = false
+    var drainDeadline = 0.0
+    /// The peer shut its write side.
+    var peerClosed = false
+    var requestsServed = 0
+    /// When the last byte moved either way.
+    var lastProgress: Double
+    /// When the first byte of the request now being received arrived.
+    var requestStarted: Double?
+    /// The poll events wanted.
+    var events: Int16 = 0
+
+    init(id: UInt64, fd: Int32, limits: HTTPLimits, now: Double) {
+        self.id = id
+        self.fd = fd
+        parser = HTTPParser(limits: limits)
+        lastProgress = now
+    }
+
+    /// One response place in the pipeline.
+    struct Slot {
+        var sequence: UInt64
+        var bytes: [UInt8]?
+        var close = false
+    }
+
+    /// Whether responses are still being made.
+    var awaiting: Bool { !slots.isEmpty }
+
+    var unparsed: ArraySlice<UInt8> { input[inputStart...] }
+    var hasPendingOutput: Bool { outputSent < output.count }
+    var isIdle: Bool { !awaiting && !hasPendingOutput && unparsed.isEmpty }
+
+    /// Drops consumed input once it is worth moving the rest.
+    func consumeInput(_ count: Int) {
+        inputStart += count
+        if inputStart == input.count {
+            input.removeAll(keepingCapacity: input.capacity <= 1 << 16)
+            inputStart = 0
+        } else if inputStart > 1 << 16 {
+            input.removeFirst(inputStart)
+            inputStart = 0
+        }
+    }
+
+    /// Reserves the next place in the response order.
+    func reserve() -> UInt64 {
+        nextSequence += 1
+        slots.append(Slot(sequence: nextSequence))
+        return nextSequence
+    }
+
+    /// Fills a place; moves every finished response at the head of the line to the output.
+    func fill(_ sequence: UInt64, bytes: [UInt8], close: Bool) {
+        guard let i = slots.firstIndex(where: { $0.sequence == sequence }) else { return }
+        slots[i].bytes = bytes
+        slots[i].close = close
+        while let first = slots.first, let ready = first.bytes {
+            enqueue(ready)
+            if first.close { closeAfterWrite = true }
+            slots.removeFirst()
+        }
+    }
+
+    /// Queues response bytes.
+    private func enqueue(_ bytes: [UInt8]) {
+        if !hasPendingOutput {
+            output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+            outputSent = 0
+        }
+        if output.isEmpty { output = bytes } else { output += bytes }
+    }
+}

@@ -1,0 +1,201 @@
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension EventLoop {
+    /// Reads, parses and answers what a readiness event allows, then writes.
+    func handle(_ connection: Connection, events: Int16) {
+        if events & Int16(POLLERR | POLLNVAL) != 0 { return closeConnection(connection) }
+        if events & Int16(POLLIN | POLLHUP) != 0 {
+            readAvailable(connection)
+            // Both directions shut (or reset): nobody is left to answer.
+            if events & Int16(POLLHUP) != 0 { return closeConnection(connection) }
+            if connection.draining {
+                if connection.peerClosed { closeConnection(connection) }
+                return
+            }
+            process(connection)
+        }
+        if events & Int16(POLLOUT) != 0, connections[connection.id] != nil {
+            flush(connection)
+            // Output drained: go on with requests pipelined behind it.
+            if connections[connection.id] != nil, !connection.hasPendingOutput, !connection.unparsed.isEmpty {
+                process(connection)
+            }
+        }
+    }
+
+    private func readAvailable(_ connection: Connection) {
+        var total = 0
+        while total < 1 << 18 {
+            switch Socket.read(connection.fd, into: scratch) {
+            case .done(let n):
+                total += n
+                connection.lastProgress = Socket.now()
+                if connection.draining { continue }
+                connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
+                if connection.unparsed.count > 1 << 20 { return }  // pipelined far ahead: wait
+            case .wouldBlock: return
+            case .closed:
+                connection.peerClosed = true
+                return
+            }
+        }
+    }
+
+    /// Parses and dispatches buffered requests, one at a time per connection, in order,
+    /// writing as it goes; holds off while 1 MiB of responses waits for the client.
+    func process(_ connection: Connection) {
+        var outputFull = true
+        while outputFull, connections[connection.id] != nil {
+            outputFull = false
+            while !connection.stopParsing, connection.slots.count < Self.pipelineDepth, !connection.unparsed.isEmpty {
+                guard connection.output.count - connection.outputSent < 1 << 20 else {
+                    outputFull = true
+                    break
+                }
+                let parsed: HTTPParser.Parsed
+                do {
+                    guard let result = try connection.parser.parse(connection.unparsed) else { break }
+                    parsed = result
+                } catch {
+                    stats.malformedRequests.add(1, ordering: .relaxed)
+                    let response = HTTPResponse.text(error.status, error.description)
+                    send(response, on: connection, headOnly: false, keepAlive: false)
+                    break
+                }
+                connection.consumeInput(parsed.consumed)
+                connection.requestStarted = nil
+                dispatch(parsed.request, on: connection)
+            }
+            if connection.unparsed.isEmpty {
+                connection.requestStarted = nil
+            } else if connection.requestStarted == nil {
+                connection.requestStarted = Socket.now()
+            }
+            flush(connection)
+            // Only go round again if the socket took everything; otherwise POLLOUT resumes.
+            outputFull = outputFull && !connection.hasPendingOutput
+        }
+    }
+
+    /// Requests of one connection worked on at once.
+    static let pipelineDepth = 16
+
+    private func dispatch(_ request: HTTPRequest, on connection: Connection) {
+        connection.requestsServed += 1
+        let headOnly = request.method == "HEAD"
+        let keepAlive =
+            request.keepAlive && !request.hasBody && shutdownDeadline == nil
+            && connection.requestsServed < limits.maxRequestsPerConnection
+        if request.hasBody {
+            let allowed = request.method == "GET" || request.method == "HEAD"
+            var response = HTTPResponse.text(
+                allowed ? .badRequest : .methodNotAllowed,
+                allowed ? "requests with a body are not accepted" : "only GET and HEAD are allowed")
+            if !allowed { response.headers.add("Allow", "GET, HEAD") }
+            return send(response, on: connection, headOnly: headOnly, keepAlive: false)
+        }
+        // HTTP/1.0 clients keep the connection only when told so.
+        let announce = keepAlive && request.minorVersion == 0
+        if !keepAlive { connection.stopParsing = true }
+        switch responder.respond(to: request) {
+        case .response(var response):
+            if announce { response.headers.add("Connection", "keep-alive") }
+            send(response, on: connection, headOnly: headOnly, keepAlive: keepAlive)
+        case .deferred(let start):
+            let id = connection.id
+            let sequence = connection.reserve()
+            start { [self] response in
+                var response = response
+                if announce { response.headers.add("Connection", "keep-alive") }
+                post(
+                    .completed(
+                        connection: id, sequence: sequence, response: response, headOnly: headOnly,
+                        keepAlive: keepAlive))
+            }
+        }
+    }
+
+    /// Queues a response after those before it.
+    func send(_ response: HTTPResponse, on connection: Connection, headOnly: Bool, keepAlive: Bool) {
+        complete(connection.reserve(), with: response, on: connection, headOnly: headOnly, keepAlive: keepAlive)
+    }
+
+    func complete(
+        _ sequence: UInt64, with response: HTTPResponse, on connection: Connection, headOnly: Bool, keepAlive: Bool
+    ) {
+        let keep = keepAlive && shutdownDeadline == nil
+        if !keep { connection.stopParsing = true }
+        let bytes = response.serialized(headOnly: headOnly, keepAlive: keep, date: currentDate())
+        connection.fill(sequence, bytes: bytes, close: !keep)
+    }
+
+    /// Writes what the socket takes; closes or drains when done and asked to.
+    func flush(_ connection: Connection) {
+        while connection.hasPendingOutput {
+            switch Socket.write(connection.fd, connection.output, from: connection.outputSent) {
+            case .done(let n):
+                connection.outputSent += n
+                connection.lastProgress = Socket.now()
+            case .wouldBlock:
+                return updateInterest(connection)
+            case .closed:
+                return closeConnection(connection)
+            }
+        }
+        if connection.closeAfterWrite && !connection.awaiting {
+            // Half-close and read what the client still sends, so it sees the response, not a reset.
+            shutdown(connection.fd, Int32(SHUT_WR))
+            connection.draining = true
+            connection.drainDeadline = Socket.now() + 2
+            if connection.peerClosed { return closeConnection(connection) }
+        } else if connection.peerClosed && !connection.awaiting {
+            return closeConnection(connection)
+        }
+        updateInterest(connection)
+    }
+
+    func updateInterest(_ connection: Connection) {
+        var wanted: Int16 = 0
+        let reading = !connection.peerClosed && (connection.draining || connection.unparsed.count <= 1 << 20)
+        if reading { wanted |= Int16(POLLIN) }
+        if connection.hasPendingOutput { wanted |= Int16(POLLOUT) }
+        connection.events = wanted
+    }
+
+    func closeConnection(_ connection: Connection) {
+        guard connections.removeValue(forKey: connection.id) != nil else { return }
+        close(connection.fd)
+        stats.openConnections.subtract(1, ordering: .relaxed)
+    }
+
+    /// Closes idle, slow and stalled connections; answers a slow request 408 first.
+    func sweepTimeouts() {
+        let now = Socket.now()
+        guard now - lastSweep >= 0.05 else { return }
+        lastSweep = now
+        for connection in Array(connections.values) {
+            if connection.draining {
+                if now > connection.drainDeadline { closeConnection(connection) }
+            } else if connection.hasPendingOutput {
+                if now - connection.lastProgress > limits.writeTimeout { timedOut(connection, answer: false) }
+            } else if connection.awaiting {
+                continue
+            } else if let started = connection.requestStarted {
+                if now - started > limits.requestTimeout { timedOut(connection, answer: true) }
+            } else if now - connection.lastProgress > limits.idleTimeout {
+                timedOut(connection, answer: false)
+            }
+        }
+    }
+
+    private func timedOut(_ connection: Connection, answer: Bool) {
+        stats.timeouts.add(1, ordering: .relaxed)
+        guard answer else { return closeConnection(connection) }
+        send(
+            HTTPResponse.text(.requestTimeout, "the request took too long to arrive"), on: connection, headOnly: false,
+            keepAlive: false)
+        flush(connection)
+    }
+}

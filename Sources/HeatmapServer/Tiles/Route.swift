@@ -1,0 +1,70 @@
+/// The routes the server answers; any other path is 404.
+enum Route: Equatable {
+    case page
+    case asset(String)
+    case catalog
+    case health
+    case metrics
+    case tileJSON(layer: String)
+    case tile(layer: String, zoom: Int, x: Int, y: Int, scale: Int)
+    /// A tile path whose coordinates are not numbers (400).
+    case badTile(String)
+    case notFound
+
+    /// The label in metrics.
+    var name: String {
+        switch self {
+        case .page: "page"
+        case .asset: "asset"
+        case .catalog: "catalog"
+        case .health: "health"
+        case .metrics: "metrics"
+        case .tileJSON: "tilejson"
+        case .tile, .badTile: "tile"
+        case .notFound: "other"
+        }
+    }
+
+    /// Matches a path (still percent-encoded: layer names never need encoding, so an encoded
+    /// path matches nothing, and `..` is never a file name).
+    init(path: String) {
+        switch path {
+        case "/", "/index.html": self = .page
+        case "/catalog": self = .catalog
+        case "/health": self = .health
+        case "/metrics": self = .metrics
+        default: self = Route.parse(path)
+        }
+    }
+
+    private static func parse(_ path: String) -> Route {
+        let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
+        if parts.count == 1, let name = parts.first, name.hasSuffix(".json"), name.count > 5 {
+            return .tileJSON(layer: String(name.dropLast(5)))
+        }
+        guard parts.count == 4, let last = parts.last, last.hasSuffix(".png") else {
+            // Leaflet's files, never four parts deep, so a layer may be called "leaflet" too.
+            if parts.first == "leaflet", parts.count >= 2 { return .asset(parts.dropFirst().joined(separator: "/")) }
+            return .notFound
+        }
+        let values = Array(parts)
+        var yText = last.dropLast(4)
+        var scale = 1
+        for (suffix, value) in [("@1x", 1), ("@2x", 2), ("@3x", 3)] where yText.hasSuffix(suffix) {
+            yText = yText.dropLast(3)
+            scale = value
+        }
+        guard let zoom = number(values[1]), let x = number(values[2]), let y = number(yText) else {
+            return .badTile("the tile must be /LAYER/Z/X/Y.png with whole numbers (Y@2x.png or Y@3x.png for high DPI)")
+        }
+        return .tile(layer: String(values[0]), zoom: zoom, x: x, y: y, scale: scale)
+    }
+
+    /// Decimal digits only, at most 8 of them.
+    private static func number(_ text: Substring) -> Int? {
+        guard (1...8).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
+            return nil
+        }
+        return Int(text)
+    }
+}

@@ -1,0 +1,58 @@
+import HeatmapKit
+import Synchronization
+
+/// A named layer the server serves: its source file, its settings and the current data,
+/// swapped atomically on reload.
+public final class ServedLayer: Sendable {
+    /// The name in URLs: letters, digits, `-`, `_` and `.` only.
+    public let name: String
+    /// Where the data come from (for reloads); empty for data given directly.
+    public let source: String
+    /// The layer's own settings; query parameters override them per request.
+    public let settings: HeatmapSettings
+    /// Draws tiles for every settings (the server caches the results, so the layer does not).
+    let layer: HeatmapTileLayer
+    private let state: Mutex<(generation: Int, data: LayerData)>
+
+    /// Creates a layer.
+    ///
+    /// - Throws: ``OverrideError`` for a name unfit for URLs or invalid settings.
+    public init(name: String, source: String = "", settings: HeatmapSettings = .default, data: LayerData)
+        throws(OverrideError)
+    {
+        guard Self.isValidName(name) else {
+            throw OverrideError(
+                "layer name \"\(name)\" must be 1-64 letters, digits, '-', '_' or '.', not starting with '.'")
+        }
+        do {
+            try settings.validate()
+        } catch {
+            throw OverrideError("layer \(name): \(error.description)")
+        }
+        self.name = name
+        self.source = source
+        self.settings = settings
+        layer = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
+        state = Mutex((0, data))
+    }
+
+    /// Whether a name is usable in URLs as is.
+    public static func isValidName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 64 && !name.hasPrefix(".")
+            && name.utf8.allSatisfy {
+                $0.isASCIILetter || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-")
+                    || $0 == UInt8(ascii: "_") || $0 == UInt8(ascii: ".")
+            }
+    }
+
+    /// The data now and their generation (which changes on every reload).
+    public var current: (generation: Int, data: LayerData) { state.withLock { $0 } }
+
+    /// Swaps in new data: requests under way finish on the old, later ones see the new.
+    public func replace(with data: LayerData) {
+        state.withLock { state in
+            layer.replaceData(with: data.index)
+            state = (state.generation + 1, data)
+        }
+    }
+}

@@ -1,0 +1,115 @@
+import Synchronization
+
+/// Counters and the render-time histogram behind `/metrics` (Prometheus text format 0.0.4).
+public final class ServerMetrics: Sendable {
+    /// Upper bounds of the render-time histogram's buckets, seconds.
+    static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
+
+    struct State {
+        var requests: [RequestLabel: Int] = [:]
+        var renderCounts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
+        var renderCount = 0
+        var renderSum = 0.0
+        var cacheHits = 0
+        var cacheMisses = 0
+        var sharedRenders = 0
+        var errors = 0
+        var reloads = 0
+        var reloadFailures = 0
+    }
+
+    struct RequestLabel: Hashable {
+        var route: String
+        var status: Int
+    }
+
+    private let state = Mutex(State())
+
+    /// Counters at zero.
+    public init() {}
+
+    func request(route: String, status: Int) {
+        state.withLock {
+            $0.requests[RequestLabel(route: route, status: status), default: 0] += 1
+            if status >= 500 { $0.errors += 1 }
+        }
+    }
+
+    func rendered(seconds: Double) {
+        state.withLock { state in
+            state.renderCount += 1
+            state.renderSum += seconds
+            if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { state.renderCounts[bucket] += 1 }
+        }
+    }
+
+    func cache(hit: Bool) {
+        state.withLock { state in
+            if hit { state.cacheHits += 1 } else { state.cacheMisses += 1 }
+        }
+    }
+    func sharedRender() { state.withLock { $0.sharedRenders += 1 } }
+    func renderFailed() { state.withLock { $0.errors += 1 } }
+    func reloaded(ok: Bool) {
+        state.withLock { state in
+            if ok { state.reloads += 1 } else { state.reloadFailures += 1 }
+        }
+    }
+
+    /// The text exposition, with gauges passed in.
+    func exposition(stats: ServerStats, cache: (count: Int, bytes: Int), layers: [(String, Int)]) -> String {
+        let s = state.withLock { $0 }
+        var out = ""
+        func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
+            out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"
+            for (labels, value) in samples { out += "\(name)\(labels) \(value)\n" }
+        }
+        let requests = s.requests.sorted { ($0.key.route, $0.key.status) < ($1.key.route, $1.key.status) }
+        metric(
+            "heatmap_http_requests_total", "counter", "HTTP requests answered by the routes, by route and status.",
+            requests.map { ("{route=\"\($0.key.route)\",status=\"\($0.key.status)\"}", "\($0.value)") })
+        var cumulative = 0
+        var buckets: [(String, String)] = []
+        for (bound, count) in zip(Self.buckets, s.renderCounts) {
+            cumulative += count
+            buckets.append(("{le=\"\(bound)\"}", "\(cumulative)"))
+        }
+        buckets.append(("{le=\"+Inf\"}", "\(s.renderCount)"))
+        out += "# HELP heatmap_tile_render_seconds Time to draw and encode a tile not in the cache.\n"
+        out += "# TYPE heatmap_tile_render_seconds histogram\n"
+        for (labels, value) in buckets { out += "heatmap_tile_render_seconds_bucket\(labels) \(value)\n" }
+        out += "heatmap_tile_render_seconds_sum \(s.renderSum)\nheatmap_tile_render_seconds_count \(s.renderCount)\n"
+        metric(
+            "heatmap_tile_cache_hits_total", "counter", "Tile requests answered from the cache.",
+            [("", "\(s.cacheHits)")])
+        metric(
+            "heatmap_tile_cache_misses_total", "counter", "Tile requests not in the cache.", [("", "\(s.cacheMisses)")])
+        metric(
+            "heatmap_tile_renders_shared_total", "counter", "Tile requests that waited for the same render under way.",
+            [("", "\(s.sharedRenders)")])
+        metric("heatmap_tile_cache_entries", "gauge", "Tiles in the cache.", [("", "\(cache.count)")])
+        metric("heatmap_tile_cache_bytes", "gauge", "Bytes of tiles in the cache.", [("", "\(cache.bytes)")])
+        metric("heatmap_errors_total", "counter", "Responses 5xx and failed renders.", [("", "\(s.errors)")])
+        metric("heatmap_reloads_total", "counter", "Successful data reloads.", [("", "\(s.reloads)")])
+        metric("heatmap_reload_failures_total", "counter", "Failed data reloads.", [("", "\(s.reloadFailures)")])
+        metric(
+            "heatmap_layer_points", "gauge", "Points in each layer.",
+            layers.map { ("{layer=\"\($0.0)\"}", "\($0.1)") })
+        metric(
+            "heatmap_connections_open", "gauge", "Client connections open.",
+            [("", "\(stats.openConnections.load(ordering: .relaxed))")])
+        metric(
+            "heatmap_connections_accepted_total", "counter", "Client connections accepted.",
+            [("", "\(stats.acceptedConnections.load(ordering: .relaxed))")])
+        metric(
+            "heatmap_connections_rejected_total", "counter", "Connections refused at the connection cap.",
+            [("", "\(stats.rejectedConnections.load(ordering: .relaxed))")])
+        metric(
+            "heatmap_malformed_requests_total", "counter", "Requests refused by the parser.",
+            [("", "\(stats.malformedRequests.load(ordering: .relaxed))")])
+        metric(
+            "heatmap_timeouts_total", "counter", "Connections closed for a timeout.",
+            [("", "\(stats.timeouts.load(ordering: .relaxed))")])
+        return out
+    }
+}

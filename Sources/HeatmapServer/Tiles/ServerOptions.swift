@@ -1,0 +1,24 @@
+/// How the tile server answers, beyond its layers.
+public struct ServerOptions: Sendable {
+    /// The shared tile cache's size in bytes. Default 256 MiB.
+    public var cacheBytes: Int = 256 << 20
+    /// `Cache-Control` of tiles. Default `public, max-age=300`.
+    public var tileCacheControl = "public, max-age=300"
+    /// Whether to send `Access-Control-Allow-Origin: *`. Default true.
+    public var cors = true
+    /// Attribution in TileJSON and on the map page.
+    public var attribution = ""
+    /// Zoom levels offered, within 0...22.
+    public var minZoom = 0
+    /// The deepest zoom offered. Default 22.
+    public var maxZoom = 22
+    /// Where Debian's `libjs-leaflet` keeps Leaflet; `nil` to always use the CDN.
+    public var leafletDirectory: String? = "/usr/share/javascript/leaflet"
+    /// The base map's tile URL on the map page (OpenStreetMap's by default); empty for none.
+    public var baseMapURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    /// The scheme and authority for absolute URLs when a request has no usable `Host`.
+    public var publicURL = ""
+
+    /// The defaults.
+    public init() {}
+}

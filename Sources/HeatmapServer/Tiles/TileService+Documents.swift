@@ -1,0 +1,100 @@
+import Foundation
+import HeatmapKit
+
+extension TileService {
+    /// TileJSON 3.0.0 of a layer; query overrides carry over into its tile URL.
+    func tileJSON(_ layer: ServedLayer, request: HTTPRequest) -> HTTPResponse {
+        let overrides: TileOverrides
+        do {
+            overrides = try TileOverrides(query: request.queryItems)
+        } catch {
+            return .text(.badRequest, error.description)
+        }
+        return json(document(for: layer, base: baseURL(request), overrides: overrides))
+    }
+
+    /// The layers with their TileJSON and tile URLs, gradients and defaults, for the page and clients.
+    func catalog(request: HTTPRequest) -> HTTPResponse {
+        let base = baseURL(request)
+        return json(
+            Catalog(
+                layers: layers.map { document(for: $0, base: base, overrides: TileOverrides()) },
+                gradients: GradientPresets.names, attribution: options.attribution))
+    }
+
+    private func document(for layer: ServedLayer, base: String, overrides: TileOverrides) -> TileJSON {
+        let data = layer.current.data
+        let query = overrides.query.isEmpty ? "" : "?" + overrides.query
+        var bounds: [Double] = [-180, -85.0511, 180, 85.0511]
+        if let b = data.bounds { bounds = [b.west, b.south, b.east, b.north] }
+        var center: [Double] = [0, 0, 1]
+        if let c = data.bounds?.center { center = [c.longitude, c.latitude, Double(c.zoom)] }
+        return TileJSON(
+            tilejson: "3.0.0", name: layer.name, description: "Heatmap of \(data.index.count) points",
+            attribution: options.attribution, scheme: "xyz",
+            tiles: ["\(base)/\(layer.name)/{z}/{x}/{y}.png\(query)"],
+            minzoom: options.minZoom, maxzoom: options.maxZoom, bounds: bounds, center: center,
+            points: data.index.count, radius: layer.settings.radius, opacity: layer.settings.opacity)
+    }
+
+    private func json(_ value: some Encodable) -> HTTPResponse {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        guard let data = try? encoder.encode(value) else { return .text(.internalServerError, "cannot encode JSON") }
+        return HTTPResponse(
+            status: .ok,
+            headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-cache")]),
+            body: Array(data))
+    }
+
+    /// `http://HOST` from a plausible `Host` header, else the configured public URL.
+    func baseURL(_ request: HTTPRequest) -> String {
+        if let host = request.headers.first("Host"), !host.isEmpty, host.utf8.count <= 255,
+            host.utf8.allSatisfy({
+                $0.isASCIILetter || (0x30...0x39).contains($0)
+                    || [
+                        UInt8(ascii: "."), UInt8(ascii: "-"),
+                        UInt8(ascii: ":"), UInt8(ascii: "["), UInt8(ascii: "]"),
+                    ].contains($0)
+            })
+        {
+            return "http://\(host)"
+        }
+        return options.publicURL
+    }
+
+    /// The map page.
+    func page() -> HTTPResponse {
+        let html = MapPage.html(
+            leaflet: assets.hasLeaflet ? .local : .cdn, baseMapURL: options.baseMapURL,
+            attribution: options.attribution)
+        return HTTPResponse(
+            status: .ok,
+            headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")]),
+            body: Array(html.utf8))
+    }
+}
+
+/// TileJSON 3.0.0 (https://github.com/mapbox/tilejson-spec), plus the layer's defaults.
+struct TileJSON: Encodable {
+    var tilejson: String
+    var name: String
+    var description: String
+    var attribution: String
+    var scheme: String
+    var tiles: [String]
+    var minzoom: Int
+    var maxzoom: Int
+    var bounds: [Double]
+    var center: [Double]
+    var points: Int
+    var radius: Int
+    var opacity: Double
+}
+
+/// What `/catalog` lists.
+struct Catalog: Encodable {
+    var layers: [TileJSON]
+    var gradients: [String]
+    var attribution: String
+}

@@ -1,0 +1,89 @@
+import HeatmapKit
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+extension TileService {
+    /// A tile: from the cache at once, or rendered once per key off the I/O thread.
+    func tile(_ request: HTTPRequest, layer: ServedLayer, zoom: Int, x: Int, y: Int, scale: Int) -> HTTPReply {
+        let route = Route.tile(layer: layer.name, zoom: zoom, x: x, y: y, scale: scale)
+        guard (options.minZoom...options.maxZoom).contains(zoom) else {
+            return finish(
+                .text(.badRequest, "zoom \(zoom) is outside \(options.minZoom)...\(options.maxZoom)"), route: route)
+        }
+        let across = 1 << zoom
+        guard x < across, y < across else {
+            return finish(
+                .text(
+                    .badRequest,
+                    "tile \(zoom)/\(x)/\(y) is outside the grid of zoom \(zoom) (x and y in 0...\(across - 1))"),
+                route: route)
+        }
+        let overrides: TileOverrides
+        do {
+            overrides = try TileOverrides(query: request.queryItems)
+        } catch {
+            return finish(.text(.badRequest, error.description), route: route)
+        }
+        let settings = overrides.applied(to: layer.settings)
+        let key = TileKey(
+            layer: layer.name, generation: layer.current.generation, settings: settings, zoom: zoom, x: x, y: y,
+            scale: scale)
+        if let cached = cache[key] {
+            metrics.cache(hit: true)
+            return .response(decorate(tileResponse(cached, request: request), route: route))
+        }
+        metrics.cache(hit: false)
+        return .deferred { [self] completion in
+            let first = inFlight.join(key) { [self] result in
+                switch result {
+                case .success(let tile): completion(decorate(tileResponse(tile, request: request), route: route))
+                case .failure(let failure):
+                    let status = failure.status == 400 ? HTTPStatus.badRequest : .internalServerError
+                    completion(decorate(.text(status, failure.message), route: route))
+                }
+            }
+            guard first else { return metrics.sharedRender() }
+            renderQueue.async { [self] in
+                inFlight.finish(key, with: render(layer: layer, key: key))
+            }
+        }
+    }
+
+    /// Draws a tile (or takes it from the cache, if a render finished since the lookup).
+    private func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
+        if let cached = cache[key] { return .success(cached) }
+        let start = Self.seconds()
+        let result: TileResult
+        do {
+            result = try layer.layer.tileFor(
+                x: key.x, y: key.y, zoom: key.zoom, scale: key.scale, settings: key.settings)
+        } catch {
+            metrics.renderFailed()
+            if case .tileOutOfRange = error { return .failure(RenderFailure(status: 400, message: error.description)) }
+            return .failure(RenderFailure(status: 500, message: error.description))
+        }
+        let tile = RenderedTile(result)
+        metrics.rendered(seconds: Self.seconds() - start)
+        if layer.current.generation == key.generation { cache.insert(tile, for: key) }
+        return .success(tile)
+    }
+
+    /// 200 with the PNG, 204 for no tile, 304 when `If-None-Match` has the tag.
+    func tileResponse(_ tile: RenderedTile, request: HTTPRequest) -> HTTPResponse {
+        var headers = HTTPHeaders([("ETag", tile.etag), ("Cache-Control", options.tileCacheControl)])
+        if ETag.matches(request.headers["If-None-Match"], tile.etag) {
+            return HTTPResponse(status: .notModified, headers: headers)
+        }
+        guard let png = tile.png else { return HTTPResponse(status: .noContent, headers: headers) }
+        headers.add("Content-Type", "image/png")
+        return HTTPResponse(status: .ok, headers: headers, body: png)
+    }
+
+    static func seconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+}

@@ -1,0 +1,122 @@
+import Dispatch
+import HeatmapKit
+
+/// The tile server's responder: routes, the shared tile cache, one render per key, metrics.
+///
+/// Cheap answers (cached tiles, JSON, the page) are made on the I/O thread; renders run on
+/// Dispatch's global queue, so on every core, and come back through the event loop.
+public final class TileService: HTTPResponder {
+    /// The layers in the order given.
+    public let layers: [ServedLayer]
+    /// The options.
+    public let options: ServerOptions
+    /// Counters for `/metrics`.
+    public let metrics = ServerMetrics()
+    /// The connection layer's counters (shared with the ``HTTPServer``).
+    public let stats: ServerStats
+    let byName: [String: ServedLayer]
+    let cache: ResponseCache
+    let inFlight = InFlightRenders()
+    let assets: StaticAssets
+    let renderQueue = DispatchQueue.global(qos: .userInitiated)
+
+    /// Creates the responder.
+    ///
+    /// - Throws: ``OverrideError`` when two layers share a name or there are none.
+    public init(layers: [ServedLayer], options: ServerOptions = ServerOptions(), stats: ServerStats = ServerStats())
+        throws(OverrideError)
+    {
+        guard !layers.isEmpty else { throw OverrideError("no layers to serve") }
+        var byName: [String: ServedLayer] = [:]
+        for layer in layers {
+            guard byName[layer.name] == nil else { throw OverrideError("two layers are named \(layer.name)") }
+            byName[layer.name] = layer
+        }
+        self.layers = layers
+        self.byName = byName
+        self.options = options
+        self.stats = stats
+        cache = ResponseCache(capacityBytes: options.cacheBytes)
+        assets = StaticAssets(leafletDirectory: options.leafletDirectory)
+    }
+
+    /// Answers a request.
+    public func respond(to request: HTTPRequest) -> HTTPReply {
+        let route = Route(path: request.path)
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are allowed")
+            response.headers.add("Allow", "GET, HEAD")
+            return finish(response, route: route)
+        }
+        switch route {
+        case .tile(let name, let zoom, let x, let y, let scale):
+            guard let layer = byName[name] else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
+            return tile(request, layer: layer, zoom: zoom, x: x, y: y, scale: scale)
+        case .badTile(let reason):
+            return finish(.text(.badRequest, reason), route: route)
+        case .tileJSON(let name):
+            guard let layer = byName[name] else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
+            return finish(tileJSON(layer, request: request), route: route)
+        case .catalog: return finish(catalog(request: request), route: route)
+        case .health: return finish(.text(.ok, "ok"), route: route)
+        case .metrics:
+            var response = HTTPResponse.text(.ok, metricsText())
+            response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
+            return finish(response, route: route)
+        case .page: return finish(page(), route: route)
+        case .asset(let name):
+            guard let asset = assets.files[name] else { return finish(.text(.notFound, "not found"), route: route) }
+            var response = HTTPResponse(status: .ok, body: asset.bytes)
+            response.headers.add("Content-Type", asset.contentType)
+            response.headers.add("Cache-Control", "public, max-age=86400")
+            return finish(response, route: route)
+        case .notFound:
+            return finish(.text(.notFound, "not found"), route: route)
+        }
+    }
+
+    /// Adds the common headers and counts the response.
+    func finish(_ response: HTTPResponse, route: Route) -> HTTPReply {
+        .response(decorate(response, route: route))
+    }
+
+    func decorate(_ response: HTTPResponse, route: Route) -> HTTPResponse {
+        var response = response
+        if options.cors { response.headers.add("Access-Control-Allow-Origin", "*") }
+        response.headers.add("X-Content-Type-Options", "nosniff")
+        metrics.request(route: route.name, status: response.status.code)
+        return response
+    }
+
+    func metricsText() -> String {
+        metrics.exposition(
+            stats: stats, cache: cache.usage, layers: layers.map { ($0.name, $0.current.data.index.count) })
+    }
+
+    /// Loads every layer's source again with `loader` and swaps the data in; the cache is
+    /// dropped. Requests under way finish on the old data. Returns the errors, one a layer.
+    @discardableResult
+    public func reload(using loader: (String) throws(LayerLoadError) -> LayerData) -> [LayerLoadError] {
+        var errors: [LayerLoadError] = []
+        for layer in layers where !layer.source.isEmpty {
+            do {
+                layer.replace(with: try loader(layer.source))
+                metrics.reloaded(ok: true)
+            } catch {
+                errors.append(error)
+                metrics.reloaded(ok: false)
+            }
+        }
+        cache.removeAll()
+        return errors
+    }
+}
+
+/// Data that could not be loaded for a layer.
+public struct LayerLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong, naming the file.
+    public var description: String
+
+    /// Creates an error.
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,181 @@
+import Dispatch
+import Foundation
+import HeatmapKit
+import HeatmapServer
+import Synchronization
+
+/// `heatmap serve DATA... [options]`: an HTTP tile server with a map page.
+struct ServeCommand {
+    static let usage = """
+        usage: heatmap serve DATA... [--port 8080] [--host 127.0.0.1] [--layer NAME=FILE]...
+                             [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
+                             [--config FILE.json] [--cache-mb N] [--cache-control TEXT]
+                             [--attribution TEXT] [--no-cors] [--max-connections N] [--base-map URL]
+          DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip); the layer is
+                             named after the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
+          --layer NAME=FILE  a layer with a name of your choice (repeatable)
+          --radius, --opacity, --max-intensity   every layer's settings (see heatmap help tile)
+          --gradient G       a preset (default, fire, ice, viridis, classic) or COLOUR:STOP,...
+                             such as 0000ff:0.2,ff0000:1
+          --config FILE      JSON with host, port, cacheMB, cacheControl, cors, attribution,
+                             defaults {radius, opacity, gradient, maxIntensity} and layers
+                             [{name, file, radius, ...}]; a layer's own values win, then flags
+          --cache-mb N       tile cache size (default 256)
+          --cache-control T  Cache-Control of tiles (default "public, max-age=300")
+          --base-map URL     the map page's base layer, {z}/{x}/{y} (default OpenStreetMap; "" for none)
+        Routes: / (map), /catalog, /{layer}.json (TileJSON), /{layer}/{z}/{x}/{y}[@2x].png,
+        /health, /metrics. Tiles take ?radius=&opacity=&gradient=&max= overrides.
+        SIGHUP reloads the data; SIGINT or SIGTERM stops after the requests under way.
+        """
+
+    var host = "127.0.0.1"
+    var port = 8080
+    var layers: [(name: String, file: String, settings: HeatmapSettings)] = []
+    var options = ServerOptions()
+    var limits = HTTPLimits()
+
+    init(_ arguments: [String]) throws(CommandError) {
+        if arguments.contains("--help") || arguments.contains("-h") { throw .usage(Self.usage) }
+        var rest: [String] = []
+        var named: [String] = []
+        var i = 0
+        while i < arguments.count {
+            let argument = arguments[i]
+            i += 1
+            if argument == "--layer" {
+                guard i < arguments.count else { throw .usage("option --layer needs NAME=FILE") }
+                named.append(arguments[i])
+                i += 1
+            } else if argument.hasPrefix("--layer=") {
+                named.append(String(argument.dropFirst(8)))
+            } else {
+                rest.append(argument)
+            }
+        }
+        let list = try ArgumentList(
+            rest,
+            valued: [
+                "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
+                "attribution", "max-connections", "base-map",
+            ], flags: ["no-cors"])
+        var config = ServeConfiguration()
+        if let path = list.text("config") {
+            do {
+                config = try ServeConfiguration.load(path: path)
+            } catch {
+                throw CommandError(error.description)
+            }
+        }
+        host = list.text("host") ?? config.host ?? host
+        port = try list.integer("port") ?? config.port ?? port
+        guard (0...65535).contains(port) else { throw .usage("--port \(port) is outside 0...65535") }
+        options.cacheBytes = max(0, try list.integer("cache-mb") ?? config.cacheMB ?? 256) << 20
+        options.tileCacheControl = list.text("cache-control") ?? config.cacheControl ?? options.tileCacheControl
+        options.cors = !list.flag("no-cors") && (config.cors ?? true)
+        options.attribution = list.text("attribution") ?? config.attribution ?? ""
+        options.baseMapURL = list.text("base-map") ?? options.baseMapURL
+        limits.maxConnections = try list.integer("max-connections") ?? limits.maxConnections
+        do {
+            var base = try (config.defaults?.applied(to: .default)) ?? .default
+            base.radius = try list.integer("radius") ?? base.radius
+            base.opacity = try list.number("opacity") ?? base.opacity
+            if let gradient = list.text("gradient") { base.gradient = try GradientPresets.parse(gradient) }
+            if let maximum = try list.number("max-intensity") { base.maximumIntensity = maximum }
+            for file in list.positionals { layers.append((Self.layerName(file), file, base)) }
+            for pair in named {
+                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
+                    throw CommandError.usage("--layer expects NAME=FILE, got \"\(pair)\"")
+                }
+                layers.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...]), base))
+            }
+            for layer in config.layers ?? [] {
+                layers.append(
+                    (layer.name ?? Self.layerName(layer.file), layer.file, try layer.settings.applied(to: base)))
+            }
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw .usage("\(error)")
+        }
+        guard !layers.isEmpty else { throw .usage("serve needs at least one DATA file\n\(Self.usage)") }
+    }
+
+    /// A file's name without folder and extension: `data/police.json` (or `.json.gz`) is `police`.
+    static func layerName(_ path: String) -> String {
+        var file = path.split(separator: "/").last.map(String.init) ?? path
+        if file.hasSuffix(".gz") { file.removeLast(3) }
+        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
+        return String(file[..<dot])
+    }
+
+    /// The one place data files are read, for start and for reloads: any format the points
+    /// reader knows (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), with its bounds for TileJSON.
+    static func load(_ path: String) throws(LayerLoadError) -> LayerData {
+        do {
+            let file = try PointFileReader.read(path: path)
+            let bounds = file.report.bounds.map {
+                LayerData.Bounds(south: $0.south, west: $0.west, north: $0.north, east: $0.east)
+            }
+            return LayerData(index: file.index, bounds: bounds)
+        } catch {
+            throw LayerLoadError(error.description)
+        }
+    }
+
+    func run() throws(CommandError) {
+        let stats = ServerStats()
+        let server: HTTPServer
+        let service: TileService
+        do {
+            var served: [ServedLayer] = []
+            for layer in layers {
+                let data = try Self.load(layer.file)
+                served.append(
+                    try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
+            }
+            service = try TileService(layers: served, options: options, stats: stats)
+            server = try HTTPServer(host: host, port: port, limits: limits, responder: service, stats: stats)
+        } catch let error as LayerLoadError {
+            throw CommandError(error.description)
+        } catch let error as SocketError {
+            throw CommandError(error.description)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        server.start()
+        let address = host.contains(":") ? "[\(host)]" : host
+        let names = layers.map(\.name).joined(separator: ", ")
+        FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
+        let sources = Self.handleSignals(server: server, service: service)
+        server.waitUntilStopped()
+        for source in sources { source.cancel() }
+        print("heatmap: stopped")
+    }
+
+    /// SIGHUP reloads every layer's file; SIGINT and SIGTERM shut down gracefully (a second
+    /// one at once).
+    static func handleSignals(server: HTTPServer, service: TileService) -> [any DispatchSourceSignal] {
+        var sources: [any DispatchSourceSignal] = []
+        let stopping = Atomic<Bool>(false)
+        for signalNumber in [SIGHUP, SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler {
+                if signalNumber == SIGHUP {
+                    let errors = service.reload(using: load)
+                    let message = errors.isEmpty ? "reloaded" : errors.map(\.description).joined(separator: "\n")
+                    FileHandle.standardError.write(Data("heatmap: \(message)\n".utf8))
+                } else if stopping.exchange(true, ordering: .relaxed) {
+                    FileHandle.standardError.write(Data("heatmap: stopped at once\n".utf8))
+                    exit(1)  // asked twice: do not wait for the requests under way
+                } else {
+                    FileHandle.standardError.write(Data("heatmap: shutting down\n".utf8))
+                    server.shutdown(grace: 10)
+                }
+            }
+            source.resume()
+            sources.append(source)
+        }
+        return sources
+    }
+}

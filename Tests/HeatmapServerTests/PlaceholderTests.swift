@@ -1,6 +1,0 @@
-import HeatmapServer
-import Testing
-
-@Test func serverModuleLinks() {
-    #expect(HeatmapServerInfo.name == "HeatmapKit")
-}

@@ -1,0 +1,95 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `heatmap serve`, run as a user runs it: flags, layers, signals, mistakes.
+@Suite struct ServeCommandTests {
+    /// The built `heatmap` executable beside the test bundle.
+    static var executable: URL {
+        let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
+            .deletingLastPathComponent()
+        return (products ?? Bundle.main.bundleURL).appendingPathComponent("heatmap")
+    }
+
+    /// Runs a command that should fail at once; its status and standard error.
+    func fail(_ arguments: [String]) throws -> (status: Int32, error: String) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve"] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return (process.terminationStatus, text)
+    }
+
+    @Test func servesLayersReloadsOnSIGHUPAndStopsOnSIGTERM() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
+        let data = try TestServer.fixturePath()
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(getpid()).json")
+        let layers = "{\"layers\": [{\"name\": \"fire\", \"file\": \"\(data)\", \"gradient\": \"fire\"}]}"
+        try Data(layers.utf8).write(to: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = ["serve", data, "--config", config.path, "--port", "0"]
+        let output = Pipe()
+        let errors = Pipe()
+        process.standardOutput = output
+        process.standardError = errors
+        try process.run()
+        defer { if process.isRunning { process.terminate() } }
+        // "heatmap: serving police_stations, fire on http://127.0.0.1:PORT/"
+        var banner = ""
+        while !banner.contains("\n") {
+            let chunk = output.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            banner += String(decoding: chunk, as: UTF8.self)
+        }
+        let port = try #require(banner.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        #expect(banner.hasPrefix("heatmap: serving police_stations, fire on http://127.0.0.1:"))
+        let client = try TestClient(port: port)
+        let catalog = try client.get("/catalog").text
+        #expect(catalog.contains("\"name\":\"police_stations\"") && catalog.contains("\"name\":\"fire\""))
+        let plain = try client.get("/police_stations/6/57/39.png")
+        let fire = try client.get("/fire/6/57/39.png")
+        #expect(plain.status == 200 && fire.status == 200 && plain.header("ETag") != fire.header("ETag"))
+
+        kill(process.processIdentifier, SIGHUP)
+        var reloaded = false
+        for _ in 0..<200 where !reloaded {
+            reloaded = try client.get("/metrics").text.contains("heatmap_reloads_total 2\n")
+            if !reloaded { usleep(20_000) }
+        }
+        #expect(reloaded)
+        #expect(try client.get("/police_stations/6/57/39.png").header("ETag") == plain.header("ETag"))
+
+        kill(process.processIdentifier, SIGTERM)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0)
+        let log = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        #expect(log.contains("heatmap: reloaded") && log.contains("heatmap: shutting down"))
+    }
+
+    @Test func mistakesAreNamed() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
+        let data = try TestServer.fixturePath()
+        let usage = try fail([])
+        #expect(usage.status == 64 && usage.error.contains("at least one DATA"))
+        #expect(try fail([data, "--layer", "nofile"]).status == 64)
+        #expect(try fail([data, "--gradient", "rainbow"]).status == 64)
+        #expect(try fail([data, "--radius", "5", "--port", "0"]).error.contains("radius 5"))
+        #expect(try fail([data, "--port", "70000"]).status == 64)
+        let missing = try fail(["/nonexistent/points.json", "--port", "0"])
+        #expect(missing.status == 1 && missing.error.contains("/nonexistent/points.json"))
+        let badName = try fail(["--layer", "a/b=\(data)", "--port", "0"])
+        #expect(badName.status == 1 && badName.error.contains("layer name"))
+        let host = try fail([data, "--host", "not-an-address", "--port", "0"])
+        #expect(host.status == 1 && host.error.contains("not-an-address"))
+    }
+}
