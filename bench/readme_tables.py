@@ -7,6 +7,11 @@ import json
 import sys
 
 
+def peak(value):
+    """A peak in bytes per point; under 1 means freed memory was reused, which hides the peak."""
+    return f"{value:.0f}" if value >= 1 else "–"
+
+
 def main():
     r = json.load(open(sys.argv[1]))
     m = r["machine"]
@@ -16,7 +21,7 @@ def main():
     print("|---:|---:|---:|---:|---:|")
     for i in r["index"]:
         print(f"| {i['points']:,} | {i['seconds'] * 1000:.0f} ms | {i['pointsPerSecond'] / 1e6:.1f} M "
-              f"| {i['indexBytesPerPoint']:.0f} | {i['peakBytesPerPoint']:.0f} |")
+              f"| {i['indexBytesPerPoint']:.0f} | {peak(i['peakBytesPerPoint'])} |")
     print()
     ds = {t["tile"]: t for t in r.get("datashader", {}).get("tiles", [])}
     print("| tile (1M points) | kind | gather | convolve | colour | encode | total | PNG | brute force | × | datashader | × |")
@@ -50,6 +55,23 @@ def main():
         print(f"Throughput, zoom {t['zoom']} (all {t['tiles']} tiles with data, PNG included, no cache): "
               f"{t['tilesPerSecond']:.0f} tiles/s on {t['threads']} threads, "
               f"{t['singleThreadTilesPerSecond']:.0f} tiles/s on one.")
+    readers = r.get("readers", [])
+    if readers:
+        print()
+        print("| reading CSV | rows/s | peak bytes/point |")
+        print("|---|---:|---:|")
+        for x in readers:
+            print(f"| {x['rows']:,} rows, {x['bytes'] / 1e6:.0f} MB: {x['seconds']:.2f} s | {x['rowsPerSecond'] / 1e6:.1f} M "
+                  f"| {peak(x['bytesPerPoint'])} |")
+    server = r.get("server")
+    if server:
+        print()
+        print(f"| `heatmap serve` under {server['tool'].split(' [')[0]} on loopback | connections | requests/s | p50 | p99 |")
+        print("|---|---:|---:|---:|---:|")
+        for run in server["runs"]:
+            what = "cached tiles (zoom 8)" if run["case"] == "cached" else "uncached tiles (zoom 10, cache off)"
+            print(f"| {what} | {run['connections']} | {run['requests_per_s']:,.0f} | {run['p50_ms']:.1f} ms "
+                  f"| {run['p99_ms']:.1f} ms |")
     print()
     print("| encoder (512 px dense tiles) | " + " | ".join(sorted({e['tile'] for e in r['encoders']}, key=lambda s: int(s.split('/')[0]))) + " |")
     tiles = sorted({e['tile'] for e in r['encoders']}, key=lambda s: int(s.split('/')[0]))

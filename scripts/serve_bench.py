@@ -4,7 +4,7 @@ percentiles for cached tiles (a warm cache) and uncached tiles (cache off: every
 and encodes its tile), at several numbers of keep-alive connections. Writes JSON.
 
     swift build -c release && python3 scripts/serve_bench.py [--binary .build/release/heatmap]
-        [--out .build/bench/serve-wrk.json] [--duration 8] [--connections 64,256]
+        [--out .build/bench/serve-wrk.json] [--duration 8] [--connections 64,256] [--into bench.json]
 
 Needs wrk (Debian: apt-get install wrk). Traffic goes to 127.0.0.1 only, for a bounded time.
 """
@@ -84,6 +84,7 @@ def main():
     parser.add_argument("--duration", type=int, default=8)
     parser.add_argument("--connections", default="64,256")
     parser.add_argument("--port", type=int, default=18490)
+    parser.add_argument("--into", help="also add the runs under \"server\" to this heatmap-bench JSON report")
     args = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     threads = max(1, min(4, os.cpu_count() or 1))
@@ -128,6 +129,13 @@ def main():
         json.dump(report, f, indent=2)
         f.write("\n")
     print(f"wrote {args.out}")
+    if args.into:
+        with open(args.into) as f:
+            bench = json.load(f)
+        bench["server"] = report
+        with open(args.into, "w") as f:
+            json.dump(bench, f, indent=2, sort_keys=True)
+        print(f"added to {args.into}")
 
 
 if __name__ == "__main__":

@@ -28,6 +28,17 @@ func log(_ text: String) { FileHandle.standardError.write(Data((text + "\n").utf
 var report = Report(machine: .describe(), seed: options.seed, radius: 20, repetitions: options.repetitions)
 log("machine: \(report.machine.processor), \(report.machine.cores) cores, \(report.machine.memoryGiB) GiB")
 
+// Reading CSV files of generated rows: rows per second and peak memory. First, while the
+// process holds little memory, so that the peak reflects the reader alone.
+report.readers = try ReaderBenchmark.run(
+    rowCounts: options.sizes.filter { $0 >= 1_000_000 }, seed: options.seed)
+for r in report.readers {
+    log(
+        String(
+            format: "read %9d %@ rows: %.2f s, %.1f M rows/s, peak %.0f MB, %.1f bytes/point", r.rows, r.format,
+            r.seconds, r.rowsPerSecond / 1e6, Double(r.peakMemoryBytes) / 1e6, r.bytesPerPoint))
+}
+
 let sizes = Array(Set(options.sizes + [options.points])).sorted()
 var indexes: [Int: PointIndex] = [:]
 var dataSets: [Int: SyntheticData] = [:]
@@ -143,15 +154,6 @@ if let t = report.throughput.last {
 report.encoders = try EncoderBenchmark.measure(
     bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) },
     repetitions: options.repetitions)
-
-// Reading CSV files of generated rows: rows per second and peak memory.
-report.readers = try ReaderBenchmark.run(rowCounts: sizes.filter { $0 >= 1_000_000 }, seed: options.seed)
-for r in report.readers {
-    log(
-        String(
-            format: "read %9d %@ rows: %.2f s, %.1f M rows/s, peak %.0f MB, %.1f bytes/point", r.rows, r.format,
-            r.seconds, r.rowsPerSecond / 1e6, Double(r.peakMemoryBytes) / 1e6, r.bytesPerPoint))
-}
 
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
