@@ -108,18 +108,9 @@ struct ServeCommand {
         return String(file[..<dot])
     }
 
-    /// The one place data files are read, for start and for reloads: any format the points
-    /// reader knows (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), with its bounds for TileJSON.
+    /// The one place data files are read, for start and for reloads.
     static func load(_ path: String) throws(LayerLoadError) -> LayerData {
-        do {
-            let file = try PointFileReader.read(path: path)
-            let bounds = file.report.bounds.map {
-                LayerData.Bounds(south: $0.south, west: $0.west, north: $0.north, east: $0.east)
-            }
-            return LayerData(index: file.index, bounds: bounds)
-        } catch {
-            throw LayerLoadError(error.description)
-        }
+        try LayerData.load(path: path)
     }
 
     func run() throws(CommandError) {

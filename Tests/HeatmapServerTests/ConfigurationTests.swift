@@ -42,11 +42,11 @@ import Testing
             WeightedLatLng(coordinate: Coordinate(latitude: -34, longitude: 150)),
         ])
         let bounds = try #require(data.bounds)
-        #expect(bounds == LayerData.Bounds(south: -38, west: 141, north: -34, east: 150))
+        #expect(bounds == PointBounds(south: -38, west: 141, north: -34, east: 150))
         #expect(bounds.center.longitude == 145.5 && bounds.center.latitude == -36)
         #expect((4...8).contains(bounds.center.zoom))
         // Across the antimeridian (west > east): the centre is between, not on the far side.
-        let pacific = LayerData.Bounds(south: -20, west: 170, north: -10, east: -170)
+        let pacific = PointBounds(south: -20, west: 170, north: -10, east: -170)
         #expect(pacific.center.longitude == 180 || pacific.center.longitude == -180)
     }
 }

@@ -17,15 +17,7 @@ final class TestServer: Sendable {
 
     /// As `heatmap serve` loads files.
     static func load(_ path: String) throws(LayerLoadError) -> LayerData {
-        do {
-            let file = try PointFileReader.read(path: path)
-            let bounds = file.report.bounds.map {
-                LayerData.Bounds(south: $0.south, west: $0.west, north: $0.north, east: $0.east)
-            }
-            return LayerData(index: file.index, bounds: bounds)
-        } catch {
-            throw LayerLoadError(error.description)
-        }
+        try LayerData.load(path: path)
     }
 
     init(
