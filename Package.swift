@@ -23,7 +23,7 @@ let package = Package(
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
-            dependencies: ["HeatmapKit", "CPNG"],
+            dependencies: ["HeatmapKit", "CPNG", "CZlib"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

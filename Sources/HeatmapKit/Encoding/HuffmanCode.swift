@@ -81,16 +81,21 @@ enum HuffmanCode {
     }
 }
 
-/// Packs bits least-significant first into bytes, as deflate wants them.
-struct BitWriter {
-    private var bytes: [UInt8]
+/// Packs bits least-significant first into bytes, as deflate wants them, 32 bits at a time
+/// into a buffer it owns (grown if ever too small).
+struct BitWriter: ~Copyable {
+    private var storage: UnsafeMutableRawPointer
+    private var capacity: Int
+    private var used = 0
     private var buffer: UInt64 = 0
     private var count = 0
 
     init(capacity: Int) {
-        bytes = []
-        bytes.reserveCapacity(capacity)
+        self.capacity = max(64, capacity)
+        storage = .allocate(byteCount: self.capacity, alignment: 8)
     }
+
+    deinit { storage.deallocate() }
 
     /// Appends the low `bits` bits of `value` (at most 32).
     @inline(__always)
@@ -98,11 +103,20 @@ struct BitWriter {
         buffer |= value << UInt64(count)
         count += bits
         if count >= 32 {
-            let word = UInt32(truncatingIfNeeded: buffer)
-            withUnsafeBytes(of: word.littleEndian) { bytes.append(contentsOf: $0) }
+            if used + 4 > capacity { grow() }
+            storage.storeBytes(of: UInt32(truncatingIfNeeded: buffer).littleEndian, toByteOffset: used, as: UInt32.self)
+            used += 4
             buffer >>= 32
             count -= 32
         }
+    }
+
+    private mutating func grow() {
+        let larger = UnsafeMutableRawPointer.allocate(byteCount: capacity * 2, alignment: 8)
+        larger.copyMemory(from: storage, byteCount: used)
+        storage.deallocate()
+        storage = larger
+        capacity *= 2
     }
 
     /// Pads with zero bits to a whole byte.
@@ -112,13 +126,14 @@ struct BitWriter {
     }
 
     /// The bytes written.
-    mutating func finish() -> [UInt8] {
+    consuming func finish() -> [UInt8] {
         alignToByte()
+        var tail: [UInt8] = []
         while count > 0 {
-            bytes.append(UInt8(truncatingIfNeeded: buffer))
+            tail.append(UInt8(truncatingIfNeeded: buffer))
             buffer >>= 8
             count -= 8
         }
-        return bytes
+        return [UInt8](UnsafeRawBufferPointer(start: storage, count: used)) + tail
     }
 }

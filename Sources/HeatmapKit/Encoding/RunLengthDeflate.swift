@@ -29,7 +29,7 @@ enum RunLengthDeflate {
         let distanceCodes = HuffmanCode.canonicalCodes(for: distanceLengths)
 
         // Header, trees, tokens, end of block, Adler-32: at most ~2 bytes a token plus the trees.
-        var writer = BitWriter(capacity: tokens.count * 5 / 2 + 1024)
+        var writer = BitWriter(capacity: tokens.count * 2 + 1024)
         writer.write(0x78, bits: 8)  // zlib header: deflate, 32 KiB window,
         writer.write(0x01, bits: 8)  // fastest level, check bits.
         writer.write(1, bits: 1)  // Final block,
@@ -68,7 +68,7 @@ enum RunLengthDeflate {
         }
         writer.write(UInt64(literalCodes[256]), bits: Int(literalLengths[256]))
         writer.alignToByte()
-        let checksum = UInt32(truncatingIfNeeded: adler32_z(1, input.baseAddress, input.count))
+        let checksum = Adler32.checksum(input)
         writer.write(UInt64(checksum.byteSwapped), bits: 32)
         return writer.finish()
     }
@@ -82,7 +82,7 @@ enum RunLengthDeflate {
         guard let p = input.baseAddress, input.count > 0 else { return [] }
         let n = input.count
         var tokens = [UInt16]()
-        tokens.reserveCapacity(n / 4)
+        tokens.reserveCapacity(n)
         let symbols = Self.lengthSymbol
         literalCounts.withUnsafeMutableBufferPointer { lit in
             symbols.withUnsafeBufferPointer { lengthSymbol in
