@@ -11,6 +11,7 @@ struct ServeCommand {
                              [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
                              [--config FILE.json] [--cache-mb N] [--cache-control TEXT]
                              [--attribution TEXT] [--no-cors] [--max-connections N] [--base-map URL]
+                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
           DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip); the layer is
                              named after the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
           --layer NAME=FILE  a layer with a name of your choice (repeatable)
@@ -23,6 +24,7 @@ struct ServeCommand {
           --cache-mb N       tile cache size (default 256)
           --cache-control T  Cache-Control of tiles (default "public, max-age=300")
           --base-map URL     the map page's base layer, {z}/{x}/{y} (default OpenStreetMap; "" for none)
+        \(DataArguments.help)
         Routes: / (map), /catalog, /{layer}.json (TileJSON), /{layer}/{z}/{x}/{y}[@2x].png,
         /health, /metrics. Tiles take ?radius=&opacity=&gradient=&max= overrides.
         SIGHUP reloads the data; SIGINT or SIGTERM stops after the requests under way.
@@ -33,6 +35,7 @@ struct ServeCommand {
     var layers: [(name: String, file: String, settings: HeatmapSettings)] = []
     var options = ServerOptions()
     var limits = HTTPLimits()
+    var readOptions = PointReadOptions()
 
     init(_ arguments: [String]) throws(CommandError) {
         if arguments.contains("--help") || arguments.contains("-h") { throw .usage(Self.usage) }
@@ -54,10 +57,11 @@ struct ServeCommand {
         }
         let list = try ArgumentList(
             rest,
-            valued: [
+            valued: DataArguments.valued.union([
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map",
-            ], flags: ["no-cors"])
+            ]), flags: DataArguments.flags.union(["no-cors"]))
+        readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
         if let path = list.text("config") {
             do {
@@ -108,9 +112,11 @@ struct ServeCommand {
         return String(file[..<dot])
     }
 
-    /// The one place data files are read, for start and for reloads.
-    static func load(_ path: String) throws(LayerLoadError) -> LayerData {
-        try LayerData.load(path: path)
+    /// The one place data files are read, for start and for reloads, with the data options.
+    static func load(_ path: String, options: PointReadOptions) throws(LayerLoadError) -> LayerData {
+        let data = try LayerData.load(path: path, options: options)
+        if let summary = data.skipSummary { FileHandle.standardError.write(Data("heatmap: \(summary)\n".utf8)) }
+        return data
     }
 
     func run() throws(CommandError) {
@@ -120,7 +126,7 @@ struct ServeCommand {
         do {
             var served: [ServedLayer] = []
             for layer in layers {
-                let data = try Self.load(layer.file)
+                let data = try Self.load(layer.file, options: readOptions)
                 served.append(
                     try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
             }
@@ -137,7 +143,7 @@ struct ServeCommand {
         let address = host.contains(":") ? "[\(host)]" : host
         let names = layers.map(\.name).joined(separator: ", ")
         FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
-        let sources = Self.handleSignals(server: server, service: service)
+        let sources = Self.handleSignals(server: server, service: service, options: readOptions)
         server.waitUntilStopped()
         for source in sources { source.cancel() }
         print("heatmap: stopped")
@@ -145,7 +151,9 @@ struct ServeCommand {
 
     /// SIGHUP reloads every layer's file; SIGINT and SIGTERM shut down gracefully (a second
     /// one at once).
-    static func handleSignals(server: HTTPServer, service: TileService) -> [any DispatchSourceSignal] {
+    static func handleSignals(server: HTTPServer, service: TileService, options: PointReadOptions)
+        -> [any DispatchSourceSignal]
+    {
         var sources: [any DispatchSourceSignal] = []
         let stopping = Atomic<Bool>(false)
         for signalNumber in [SIGHUP, SIGINT, SIGTERM] {
@@ -153,7 +161,7 @@ struct ServeCommand {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 if signalNumber == SIGHUP {
-                    let errors = service.reload(using: load)
+                    let errors = service.reload { (path) throws(LayerLoadError) in try load(path, options: options) }
                     let message = errors.isEmpty ? "reloaded" : errors.map(\.description).joined(separator: "\n")
                     FileHandle.standardError.write(Data("heatmap: \(message)\n".utf8))
                 } else if stopping.exchange(true, ordering: .relaxed) {

@@ -91,5 +91,14 @@ import Testing
         #expect(badName.status == 1 && badName.error.contains("layer name"))
         let host = try fail([data, "--host", "not-an-address", "--port", "0"])
         #expect(host.status == 1 && host.error.contains("not-an-address"))
+        // The data options of every command: the reader's error names the line; a bad format is a usage error.
+        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).csv")
+        defer { try? FileManager.default.removeItem(at: csv) }
+        try Data("lat,lng,pop\n-37.8,144.9,5\n95,1,1\n".utf8).write(to: csv)
+        let bad = try fail([csv.path, "--weight", "pop", "--port", "0"])
+        #expect(bad.status == 1 && bad.error.contains("\(csv.path):3: latitude \"95\" is out of range"))
+        #expect(try fail([csv.path, "--data-format", "xml", "--port", "0"]).status == 64)
+        let column = try fail([csv.path, "--weight", "population", "--port", "0"])
+        #expect(column.status == 1 && column.error.contains("population"))
     }
 }

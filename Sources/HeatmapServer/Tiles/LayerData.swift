@@ -7,6 +7,8 @@ public struct LayerData: Sendable {
     public var index: PointIndex
     /// The points' extent (west > east when it crosses the antimeridian); `nil` without points.
     public var bounds: PointBounds?
+    /// How many rows were skipped and where, when read with `skipInvalid`; `nil` when none were.
+    public var skipSummary: String?
 
     /// Data from an index and its extent.
     public init(index: PointIndex, bounds: PointBounds?) {
@@ -38,10 +40,14 @@ public struct LayerData: Sendable {
     /// reader knows (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), with its extent for TileJSON.
     ///
     /// - Throws: ``LayerLoadError`` with the reader's message (file, line, what).
-    public static func load(path: String) throws(LayerLoadError) -> LayerData {
+    ///
+    /// - Parameter options: the format, columns and `skipInvalid` (default: detected, none skipped).
+    public static func load(path: String, options: PointReadOptions = .init()) throws(LayerLoadError) -> LayerData {
         do {
-            let file = try PointFileReader.read(path: path)
-            return LayerData(index: file.index, bounds: file.report.bounds)
+            let file = try PointFileReader.read(path: path, options: options)
+            var data = LayerData(index: file.index, bounds: file.report.bounds)
+            data.skipSummary = file.report.skipSummary
+            return data
         } catch {
             throw LayerLoadError(error.description)
         }
