@@ -1,3 +1,4 @@
+import Dispatch
 import Synchronization
 
 /// One version of a layer's points, with its index built once, on first use, and the
@@ -9,6 +10,7 @@ final class DataSet: Sendable {
     private let built: Mutex<Result<PointIndex, HeatmapError>?>
     private let building = Mutex<Void>(())
     private let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
+    private let indexingStarted = Mutex(false)
 
     private struct MaximumKey: Hashable {
         var zoom: Int
@@ -35,6 +37,17 @@ final class DataSet: Sendable {
 
     /// Whether the index is built (or failed), so that `index()` answers at once.
     var isIndexed: Bool { built.withLock { $0 != nil } }
+
+    /// Starts building the index on a background queue, once however often it is asked.
+    func startIndexing() {
+        guard
+            indexingStarted.withLock({ started in
+                defer { started = true }
+                return !started
+            })
+        else { return }
+        DispatchQueue.global().async { _ = try? self.index() }
+    }
 
     /// The index, built by the first caller while later callers wait for it.
     ///
@@ -63,6 +76,18 @@ final class DataSet: Sendable {
         }
     }
 
+    /// Starts computing M(z) on a background queue, once however often it is asked.
+    func startMaximumIntensity(index: PointIndex, space: PixelSpace, radius: Int) {
+        let slot = maximumSlot(zoom: space.zoom, scale: space.scale, radius: radius)
+        guard
+            slot.started.withLock({ started in
+                defer { started = true }
+                return !started
+            })
+        else { return }
+        DispatchQueue.global().async { _ = self.maximumIntensity(index: index, space: space, radius: radius) }
+    }
+
     /// Whether M(z) for these parameters is known, so that a tile needs no search first.
     func knowsMaximumIntensity(zoom: Int, scale: Int, radius: Int) -> Bool {
         maxima.withLock { $0[MaximumKey(zoom: zoom, scale: scale, radius: radius)]?.isKnown ?? false }
@@ -84,6 +109,7 @@ final class DataSet: Sendable {
 private final class MaximumSlot: Sendable {
     let value = Mutex<Float?>(nil)
     let known = Mutex(false)
+    let started = Mutex(false)
 
     var isKnown: Bool { known.withLock { $0 } }
 }

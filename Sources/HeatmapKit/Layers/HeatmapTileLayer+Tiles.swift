@@ -85,7 +85,7 @@ extension HeatmapTileLayer {
         let snapshot = try snapshot(overriding: settings)
         let data = snapshot.data
         guard data.isIndexed else {
-            DispatchQueue.global().async { _ = try? data.index() }
+            data.startIndexing()
             return .notAvailableYet
         }
         let radius = snapshot.settings.radius
@@ -93,7 +93,7 @@ extension HeatmapTileLayer {
             !data.knowsMaximumIntensity(zoom: zoom, scale: scale, radius: radius),
             let index = try? data.index(), let space = try? PixelSpace(zoom: zoom, scale: scale)
         {
-            DispatchQueue.global().async { _ = data.maximumIntensity(index: index, space: space, radius: radius) }
+            data.startMaximumIntensity(index: index, space: space, radius: radius)
             return .notAvailableYet
         }
         return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
