@@ -47,6 +47,15 @@ private struct MaximumSearch {
     let index: PointIndex
     let space: PixelSpace
     let kernel: GaussianKernel
+    /// The bounding kernel of each level 0...zoom, made once: `levelTaps[level]`.
+    let levelTaps: [(taps: [Float], reach: Int)]
+
+    init(index: PointIndex, space: PixelSpace, kernel: GaussianKernel) {
+        self.index = index
+        self.space = space
+        self.kernel = kernel
+        levelTaps = (0...space.zoom).map { Self.boundTaps(level: $0, kernel: kernel) }
+    }
 
     /// A cell waiting to be refined: cell (`x`, `y`) of size 2^`level` pixels.
     struct Candidate: Comparable {
@@ -133,13 +142,13 @@ private struct MaximumSearch {
     func bounds(level: Int, rect: PixelRect) -> IntensityGrid {
         // 0 ≤ level ≤ zoom, so the cell space always exists.
         let cellSpace = (try? PixelSpace(zoom: space.zoom - level, scale: space.scale)) ?? space
-        let (taps, reach) = boundTaps(level: level)
+        let (taps, reach) = levelTaps[level]
         return index.convolved(in: rect, space: cellSpace, taps: taps, reach: reach)
     }
 
     /// The kernel at the smallest distance between pixels of cells `d` apart, for cells of
     /// 2^`level` pixels: 1 at d = 0, k((|d| − 1) · 2^level + 1) beyond, as far as that is ≤ R.
-    func boundTaps(level: Int) -> ([Float], Int) {
+    static func boundTaps(level: Int, kernel: GaussianKernel) -> (taps: [Float], reach: Int) {
         if level == 0 { return (kernel.taps, kernel.radius) }
         let size = 1 << level
         let reach = (kernel.radius - 1) / size + 1
