@@ -1,8 +1,19 @@
 import Synchronization
 
+/// What a ``TileCache`` can hold: a value that knows the bytes it keeps alive.
+public protocol CacheCost: Sendable {
+    /// The memory the value holds, in bytes, counted against the cache's capacity.
+    var cacheCost: Int { get }
+}
+
+extension TileResult: CacheCost {
+    /// The PNG's bytes plus 64 for the entry itself.
+    public var cacheCost: Int { 64 + (png?.count ?? 0) }
+}
+
 /// A bounded, thread-safe cache of encoded tiles that drops the least recently used first.
-public final class TileCache<Key: Hashable & Sendable>: Sendable {
-    private let storage: Mutex<LRUStorage<Key>>
+public final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendable {
+    private let storage: Mutex<LRUStorage<Key, Value>>
 
     /// Creates a cache that holds at most `capacityBytes` of tile bytes (default 64 MiB).
     public init(capacityBytes: Int = 64 << 20) {
@@ -10,13 +21,13 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
     }
 
     /// The cached tile for `key`, now the most recently used; `nil` if absent.
-    public subscript(key: Key) -> TileResult? {
+    public subscript(key: Key) -> Value? {
         storage.withLock { $0.value(for: key) }
     }
 
     /// Stores a tile, evicting the least recently used ones until it fits; a tile larger
     /// than the whole capacity is not stored.
-    public func insert(_ tile: TileResult, for key: Key) {
+    public func insert(_ tile: Value, for key: Key) {
         storage.withLock { $0.insert(tile, for: key) }
     }
 
@@ -32,10 +43,10 @@ public final class TileCache<Key: Hashable & Sendable>: Sendable {
 }
 
 /// The cache's bookkeeping: a dictionary into a doubly linked list kept in an array.
-struct LRUStorage<Key: Hashable> {
+struct LRUStorage<Key: Hashable, Value: CacheCost> {
     private struct Node {
         var key: Key
-        var tile: TileResult
+        var tile: Value?
         var size: Int
         var previous: Int
         var next: Int
@@ -53,18 +64,16 @@ struct LRUStorage<Key: Hashable> {
 
     var count: Int { slots.count }
 
-    private static func size(of tile: TileResult) -> Int { 64 + (tile.png?.count ?? 0) }
-
-    mutating func value(for key: Key) -> TileResult? {
+    mutating func value(for key: Key) -> Value? {
         guard let slot = slots[key] else { return nil }
         unlink(slot)
         pushFront(slot)
         return nodes[slot].tile
     }
 
-    mutating func insert(_ tile: TileResult, for key: Key) {
+    mutating func insert(_ tile: Value, for key: Key) {
         if let slot = slots[key] { remove(slot) }
-        let size = Self.size(of: tile)
+        let size = tile.cacheCost
         guard size <= capacity else { return }
         while bytes + size > capacity, tail >= 0 { remove(tail) }
         let node = Node(key: key, tile: tile, size: size, previous: -1, next: -1)
@@ -89,7 +98,7 @@ struct LRUStorage<Key: Hashable> {
         unlink(slot)
         slots[nodes[slot].key] = nil
         bytes -= nodes[slot].size
-        nodes[slot].tile = .noTile
+        nodes[slot].tile = nil
         free.append(slot)
     }
 

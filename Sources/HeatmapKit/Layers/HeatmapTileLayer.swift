@@ -38,7 +38,7 @@ public final class HeatmapTileLayer: Sendable {
     }
 
     let state: Mutex<State>
-    let cache: TileCache<TileKey>
+    let cache: TileCache<TileKey, TileResult>
 
     /// The side of a tile in points, 256; a tile at scale s is `256 * s` pixels.
     public let tileSize = 256

@@ -12,7 +12,7 @@ struct TileKey: Hashable, Sendable {
 }
 
 /// A rendered tile, ready to answer from: PNG bytes and their strong ETag, or no tile.
-struct RenderedTile: Sendable {
+struct RenderedTile: CacheCost {
     var png: [UInt8]?
     var etag: String
 
@@ -21,7 +21,7 @@ struct RenderedTile: Sendable {
         etag = ETag.strong(for: png ?? [])
     }
 
-    var size: Int { 128 + (png?.count ?? 0) }
+    var cacheCost: Int { 128 + (png?.count ?? 0) }
 }
 
 /// Strong entity tags from content: 64-bit FNV-1a and the length.

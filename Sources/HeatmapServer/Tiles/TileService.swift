@@ -15,7 +15,7 @@ public final class TileService: HTTPResponder {
     /// The connection layer's counters (shared with the ``HTTPServer``).
     public let stats: ServerStats
     let byName: [String: ServedLayer]
-    let cache: ResponseCache
+    let cache: TileCache<TileKey, RenderedTile>
     let inFlight = InFlightRenders()
     let assets: StaticAssets
     let renderQueue = DispatchQueue.global(qos: .userInitiated)
@@ -36,7 +36,7 @@ public final class TileService: HTTPResponder {
         self.byName = byName
         self.options = options
         self.stats = stats
-        cache = ResponseCache(capacityBytes: options.cacheBytes)
+        cache = TileCache(capacityBytes: options.cacheBytes)
         assets = StaticAssets(leafletDirectory: options.leafletDirectory)
     }
 
@@ -90,7 +90,8 @@ public final class TileService: HTTPResponder {
 
     func metricsText() -> String {
         metrics.exposition(
-            stats: stats, cache: cache.usage, layers: layers.map { ($0.name, $0.current.data.index.count) })
+            stats: stats, cache: (cache.count, cache.bytes),
+            layers: layers.map { ($0.name, $0.current.data.index.count) })
     }
 
     /// Loads every layer's source again with `loader` and swaps the data in; the cache is
