@@ -32,8 +32,8 @@ struct TileBenchmark {
     func tiles(zoom: Int, scale: Int) throws -> [(kind: String, x: Int, y: Int)] {
         let space = try PixelSpace(zoom: zoom, scale: scale)
         func tile(_ c: Coordinate) -> (Int, Int) {
-            let x = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: c.longitude))) / space.tileSize
-            let y = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: c.latitude))) / space.tileSize
+            let pixel = space.pixel(of: c)
+            let (x, y) = (pixel.x / space.tileSize, pixel.y / space.tileSize)
             return (x, y)
         }
         func weight(_ t: (Int, Int)) -> Double {

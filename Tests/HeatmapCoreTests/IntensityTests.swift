@@ -35,8 +35,7 @@ import Testing
                 let radius = [10, 20, 50][Int.random(in: 0..<3, using: &rng)] * scale
                 // A tile under a random point (so most tiles hold data), and one beside it.
                 let anchor = Self.points[Int.random(in: 0..<Self.points.count, using: &rng)]
-                let px = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: anchor.coordinate.longitude)))
-                let py = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: anchor.coordinate.latitude)))
+                let (px, py) = space.pixel(of: anchor.coordinate)
                 let tx = px / space.tileSize
                 let ty = py / space.tileSize
                 for (x, y) in [(tx, ty), ((tx + 1) % space.tilesAcross, ty)] {
@@ -82,8 +81,7 @@ import Testing
         let point = WeightedLatLng(coordinate: Coordinate(latitude: 10, longitude: 20), intensity: 2)
         let index = try PointIndex(points: [point])
         let space = try PixelSpace(zoom: 6, scale: 1)
-        let px = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: 20)))
-        let py = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: 10)))
+        let (px, py) = space.pixel(of: Coordinate(latitude: 10, longitude: 20))
         let rect = PixelRect(x: px - 30, y: py - 30, width: 61, height: 61)
         let grid = index.intensity(in: rect, space: space, kernel: GaussianKernel(radius: 20))
         #expect(grid[30, 30] == 2)

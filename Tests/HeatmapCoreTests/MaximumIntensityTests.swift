@@ -59,8 +59,7 @@ import Testing
         ] {
             var expected = 0.0
             for p in points {
-                let px = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: p.coordinate.longitude)))
-                let py = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: p.coordinate.latitude)))
+                let (px, py) = space.pixel(of: p.coordinate)
                 let inColumns = (-1...1).contains { copy in (rect.x..<(rect.x + rect.width)).contains(px + copy * world)
                 }
                 if inColumns && (rect.y..<(rect.y + rect.height)).contains(py) {

@@ -44,6 +44,14 @@ public struct PixelSpace: Sendable, Hashable {
         Int(truncatingIfNeeded: (unit &* UInt64(truncatingIfNeeded: scale)) >> shift)
     }
 
+    /// The pixel that holds a coordinate: column and row in world pixels.
+    public func pixel(of coordinate: Coordinate) -> (x: Int, y: Int) {
+        (
+            pixel(ofUnit: UInt64(WebMercator.unitX(longitude: coordinate.longitude))),
+            pixel(ofUnit: UInt64(WebMercator.unitY(latitude: coordinate.latitude)))
+        )
+    }
+
     /// The first unit coordinate that falls in a pixel column (or row); `worldSize` gives 2^32.
     @inlinable
     public func firstUnit(ofPixel pixel: Int) -> UInt64 {

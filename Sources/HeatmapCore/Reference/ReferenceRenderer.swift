@@ -15,8 +15,7 @@ public enum ReferenceRenderer {
         let kernel = GaussianKernel(radius: radius)
         let taps = (0...radius).map { kernel.value(at: $0) }
         for point in points where point.intensity > 0 {
-            let qx = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: point.coordinate.longitude)))
-            let qy = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: point.coordinate.latitude)))
+            let (qx, qy) = space.pixel(of: point.coordinate)
             let top = max(rect.y, qy - radius)
             let bottom = min(rect.y + rect.height - 1, qy + radius)
             guard top <= bottom else { continue }
@@ -45,8 +44,7 @@ public enum ReferenceRenderer {
         let kernel = GaussianKernel(radius: radius)
         let taps = (0...radius).map { kernel.value(at: $0) }
         for point in points where point.intensity > 0 {
-            let qx = space.pixel(ofUnit: UInt64(WebMercator.unitX(longitude: point.coordinate.longitude)))
-            let qy = space.pixel(ofUnit: UInt64(WebMercator.unitY(latitude: point.coordinate.latitude)))
+            let (qx, qy) = space.pixel(of: point.coordinate)
             for py in max(0, qy - radius)..<min(world, qy + radius + 1) {
                 let ky = taps[abs(py - qy)] * point.intensity
                 for dx in -radius...radius {
