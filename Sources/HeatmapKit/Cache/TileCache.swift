@@ -14,20 +14,25 @@ extension TileResult: CacheCost {
 /// A bounded, thread-safe cache of encoded tiles that drops the least recently used first.
 public final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendable {
     private let storage: Mutex<LRUStorage<Key, Value>>
+    /// The most bytes held; 0 turns the cache off (a server with its own cache does that).
+    public let capacityBytes: Int
 
     /// Creates a cache that holds at most `capacityBytes` of tile bytes (default 64 MiB).
     public init(capacityBytes: Int = 64 << 20) {
-        storage = Mutex(LRUStorage(capacity: max(0, capacityBytes)))
+        self.capacityBytes = max(0, capacityBytes)
+        storage = Mutex(LRUStorage(capacity: self.capacityBytes))
     }
 
     /// The cached tile for `key`, now the most recently used; `nil` if absent.
     public subscript(key: Key) -> Value? {
-        storage.withLock { $0.value(for: key) }
+        guard capacityBytes > 0 else { return nil }
+        return storage.withLock { $0.value(for: key) }
     }
 
     /// Stores a tile, evicting the least recently used ones until it fits; a tile larger
     /// than the whole capacity is not stored.
     public func insert(_ tile: Value, for key: Key) {
+        guard capacityBytes > 0 else { return }
         storage.withLock { $0.insert(tile, for: key) }
     }
 
