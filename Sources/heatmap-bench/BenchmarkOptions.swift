@@ -8,6 +8,13 @@ struct BenchmarkOptions {
     var throughputZoom = 7
     var jsonPath: String?
     var exportPath: String?
+    /// The parts of the report to measure; all of them by default.
+    var sections: Set<String> = BenchmarkOptions.allSections
+
+    /// Every part of the report, in the order they run.
+    static let allSections: Set<String> = [
+        "readers", "index", "tiles", "scaling", "normalization", "throughput", "encoders",
+    ]
 
     init() {}
 
@@ -34,6 +41,13 @@ struct BenchmarkOptions {
             case "--seed": seed = UInt64(max(0, try list(try value())[0]))
             case "--json": jsonPath = try value()
             case "--export": exportPath = try value()
+            case "--only":
+                let names = Set(try value().split(separator: ",").map(String.init))
+                guard names.isSubset(of: Self.allSections) else {
+                    throw OptionError(
+                        "--only takes \(Self.allSections.sorted().joined(separator: ",")), got \(names.sorted())")
+                }
+                sections = names
             case "--quick":
                 sizes = [100_000, 1_000_000]
                 repetitions = 3

@@ -12,6 +12,8 @@ struct ScalingMeasurement: Codable {
     var tile: String
     var kind: String
     var milliseconds: [String: Double]
+    /// Of `milliseconds`, the time spent gathering pixel weights from the index.
+    var gatherMilliseconds: [String: Double] = [:]
     var ratioLargestToSmallest: Double
 }
 

@@ -1,15 +1,18 @@
 import Foundation
+@_spi(Benchmark) import HeatmapCore
 import HeatmapKit
 
 // heatmap-bench: seeded data, measurements, JSON out. See README's "Performance".
 
 let usage = """
     usage: heatmap-bench [--points N] [--sizes N,N,...] [--zooms Z,Z,...] [--repetitions N] [--seed N]
-                         [--quick] [--json FILE]
+                         [--quick] [--only SECTIONS] [--json FILE]
       --points N        the data size for tiles, the reference, M(z) and throughput (default 1000000)
       --sizes           sizes for index building and scaling (default 100000,1000000,10000000)
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
+      --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
+                        normalization, throughput, encoders (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
@@ -31,7 +34,8 @@ log("machine: \(report.machine.processor), \(report.machine.cores) cores, \(repo
 // Reading CSV files of generated rows: rows per second and peak memory. First, while the
 // process holds little memory, so that the peak reflects the reader alone.
 report.readers = try ReaderBenchmark.run(
-    rowCounts: options.sizes.filter { $0 >= 1_000_000 }, seed: options.seed)
+    rowCounts: options.sections.contains("readers") ? options.sizes.filter { $0 >= 1_000_000 } : [],
+    seed: options.seed)
 for r in report.readers {
     log(
         String(
@@ -85,6 +89,7 @@ for zoom in options.zooms {
     for scale in [1, 2] {
         for t in try bench.tiles(zoom: zoom, scale: scale) {
             chosen.append((zoom, scale, t.kind, t.x, t.y))
+            guard options.sections.contains("tiles") else { continue }
             let m = try bench.measure(zoom: zoom, scale: scale, kind: t.kind, x: t.x, y: t.y, reference: true)
             report.tiles.append(m)
             log(
@@ -99,36 +104,45 @@ for zoom in options.zooms {
 }
 
 // The same tiles at every size.
-for t in chosen where t.scale == 2 {
+for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
     var milliseconds: [String: Double] = [:]
+    var gatherMilliseconds: [String: Double] = [:]
     for size in sizes {
         guard let index = indexes[size] else { continue }
         let space = try PixelSpace(zoom: t.zoom, scale: t.scale)
         let kernel = GaussianKernel(radius: 20 * t.scale)
         let rect = PixelRect(tileX: t.x, y: t.y, in: space)
-        let times = (0..<options.repetitions).map { _ in
-            Measure.seconds { _ = index.intensity(in: rect, space: space, kernel: kernel) } * 1000
+        var times: [Double] = []
+        var gathers: [Double] = []
+        for _ in 0..<options.repetitions {
+            var timings = RenderTimings()
+            times.append(
+                Measure.seconds { _ = index.intensity(in: rect, space: space, kernel: kernel, timings: &timings) }
+                    * 1000)
+            gathers.append(timings.gather.milliseconds)
         }
         milliseconds[String(size)] = Measure.median(times)
+        gatherMilliseconds[String(size)] = Measure.median(gathers)
     }
     let smallest = milliseconds[String(sizes.first ?? 0)] ?? 1
     let largest = milliseconds[String(sizes.last ?? 0)] ?? 1
     let name = "\(t.zoom)/\(t.x)/\(t.y)@2x"
     report.scaling.append(
         ScalingMeasurement(
-            tile: name, kind: t.kind, milliseconds: milliseconds, ratioLargestToSmallest: largest / max(1e-6, smallest))
+            tile: name, kind: t.kind, milliseconds: milliseconds, gatherMilliseconds: gatherMilliseconds,
+            ratioLargestToSmallest: largest / max(1e-6, smallest))
     )
     log(
         String(
             format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0),
             t.kind.padding(toLength: 6, withPad: " ", startingAt: 0),
             milliseconds.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map {
-                "\($0.key): \(String(format: "%.3f", $0.value)) ms"
+                "\($0.key): \(String(format: "%.3f", $0.value)) ms (gather \(String(format: "%.3f", gatherMilliseconds[$0.key] ?? 0)))"
             }.joined(separator: ", "), largest / max(1e-6, smallest)))
 }
 
 // M(z) per zoom and size.
-for size in sizes {
+for size in sizes where options.sections.contains("normalization") {
     guard let index = indexes[size] else { continue }
     for zoom in options.zooms {
         let space = try PixelSpace(zoom: zoom, scale: 1)
@@ -142,7 +156,9 @@ for size in sizes {
 }
 
 // Throughput: a full zoom level through the layer, on all cores and on one.
-report.throughput.append(try Throughput.measure(index: mainIndex, zoom: options.throughputZoom))
+if options.sections.contains("throughput") {
+    report.throughput.append(try Throughput.measure(index: mainIndex, zoom: options.throughputZoom))
+}
 if let t = report.throughput.last {
     log(
         String(
@@ -151,9 +167,11 @@ if let t = report.throughput.last {
 }
 
 // Encoder settings on the dense tiles at 512 px.
-report.encoders = try EncoderBenchmark.measure(
-    bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) },
-    repetitions: options.repetitions)
+if options.sections.contains("encoders") {
+    report.encoders = try EncoderBenchmark.measure(
+        bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) },
+        repetitions: options.repetitions)
+}
 
 let encoder = JSONEncoder()
 encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
