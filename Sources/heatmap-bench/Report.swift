@@ -24,6 +24,9 @@ struct NormalizationMeasurement: Codable {
     var scale: Int
     var milliseconds: Double
     var value: Double
+    /// The same search started from the zoom-0 grid of cells (the method before the cell sweep).
+    var fromRootMilliseconds: Double
+    var fromRootValue: Double
 }
 
 /// Whole tiles (intensity, colour, PNG) of a full zoom level through HeatmapTileLayer.

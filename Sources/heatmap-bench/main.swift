@@ -146,12 +146,20 @@ for size in sizes where options.sections.contains("normalization") {
     guard let index = indexes[size] else { continue }
     for zoom in options.zooms {
         let space = try PixelSpace(zoom: zoom, scale: 1)
+        let kernel = GaussianKernel(radius: 20)
         var value: Float = 0
-        let ms =
-            Measure.seconds { value = index.maximumIntensity(space: space, kernel: GaussianKernel(radius: 20)) } * 1000
+        var rootValue: Float = 0
+        let ms = Measure.seconds { value = index.maximumIntensity(space: space, kernel: kernel) } * 1000
+        let rootMs =
+            Measure.seconds { rootValue = index.maximumIntensity(space: space, kernel: kernel, start: .root) } * 1000
         report.normalization.append(
-            NormalizationMeasurement(points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value)))
-        log(String(format: "M(z) %9d points zoom %2d: %9.1f ms (M = %.4g)", size, zoom, ms, value))
+            NormalizationMeasurement(
+                points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value),
+                fromRootMilliseconds: rootMs, fromRootValue: Double(rootValue)))
+        log(
+            String(
+                format: "M(z) %9d points zoom %2d: %9.1f ms (M = %.6g); from the root %9.1f ms (M = %.6g)", size, zoom,
+                ms, value, rootMs, rootValue))
     }
 }
 

@@ -28,3 +28,14 @@ public struct PixelRect: Sendable, Hashable {
         PixelRect(x: x - margin, y: y - margin, width: width + 2 * margin, height: height + 2 * margin)
     }
 }
+
+extension PixelRect {
+    /// The smallest rectangle that holds both rectangles.
+    func union(_ other: PixelRect) -> PixelRect {
+        let x0 = min(x, other.x)
+        let y0 = min(y, other.y)
+        let x1 = max(x + width, other.x + other.width)
+        let y1 = max(y + height, other.y + other.height)
+        return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+}

@@ -1,23 +1,50 @@
+import Dispatch
+
 extension PointIndex {
     /// The largest intensity of any pixel of the whole world at a zoom and scale: the
     /// normalisation value M(z) that gives every tile of the zoom one colour scale.
     ///
-    /// Branch and bound over coarse cells. A cell of 2^k × 2^k pixels is a pixel of zoom
-    /// z − k, so the weights of all cells come from the index as a render at that zoom does.
-    /// Convolving them with the kernel evaluated at the *smallest* distance between two cells,
-    /// k((|d| − 1) · 2^k + 1) for d cells apart (1 for the cell itself), bounds the intensity
-    /// of every pixel in each cell from above. Cells are refined 16 × 16 at a time, most
-    /// promising first, and dropped when their bound is not above the best intensity found;
-    /// at k = 0 the bound is the exact intensity, computed as tiles compute it.
+    /// Branch and bound, two ways, each exact:
+    /// - From the root, over cells of 2^k × 2^k pixels. A cell is a pixel of zoom z − k, so
+    ///   the weights of cells come from the index as a render at that zoom does. Convolving
+    ///   them with the kernel evaluated at the *smallest* distance between two cells,
+    ///   k((|d| − 1) · 2^k + 1) for d cells apart (1 for the cell itself), bounds the
+    ///   intensity of every pixel in each cell from above. Cells are refined 16 × 16 at a
+    ///   time, most promising first (batches on all cores), and dropped when their bound is
+    ///   not above the best intensity found; at k = 0 the bound is the exact intensity.
+    /// - From ``CellBounds`` where most points are alone in cells one reach wide (fine
+    ///   zooms). There, a coarse cell holds far more weight than any pixel can see, so the
+    ///   root's bounds prune nothing until cells are small, and refining every coarse cell
+    ///   one by one is slow. Instead, sweeps over the occupied cells bound every cell at
+    ///   once, a second sweep 4 × 4 finer bounds the cells left, and the pixels of the fine
+    ///   cells left are computed in rectangles (see `MaximumSearch.searchFromCells`).
     ///
     /// The answer is deterministic and equals the largest pixel of the rendered tiles (to
     /// float rounding); 0 when no point has positive weight.
     ///
-    /// - Complexity: a render of the zoom-0 grid of cells, then of 16 × 16 cells (and the
-    ///   kernel's reach around them) for each cell whose bound exceeds the maximum.
+    /// - Complexity: from the root, a render of 16 × 16 cells (and the kernel's reach around
+    ///   them) for each cell whose bound exceeds the maximum; from the cells, O(c log(n / c))
+    ///   for the c occupied cells, plus the pixels whose bounds exceed the maximum.
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
-        let search = MaximumSearch(index: self, space: space, kernel: kernel)
-        return search.run()
+        MaximumSearch(index: self, space: space, kernel: kernel).run(start: .automatic)
+    }
+
+    /// Where ``maximumIntensity(space:kernel:)`` starts its search; for tests and the
+    /// benchmark, which compare them. The answer is the same from any start.
+    @_spi(Benchmark)
+    public enum MaximumSearchStart: Sendable, Equatable {
+        /// From ``CellBounds`` where most points are alone in their cells, else from the root.
+        case automatic
+        /// From the sweep of ``CellBounds`` where it fits in the world, else from the root.
+        case cells
+        /// From the zoom-0 grid of cells, refining down.
+        case root
+    }
+
+    /// ``maximumIntensity(space:kernel:)`` from a chosen start.
+    @_spi(Benchmark)
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, start: MaximumSearchStart) -> Float {
+        MaximumSearch(index: self, space: space, kernel: kernel).run(start: start)
     }
 
     /// The total weight of the points in a rectangle of pixels; columns wrap around the
@@ -40,7 +67,7 @@ extension PointIndex {
 }
 
 /// The branch and bound behind ``PointIndex/maximumIntensity(space:kernel:)``.
-private struct MaximumSearch {
+struct MaximumSearch {
     /// Each refinement splits a cell into `2^levelStep` × `2^levelStep` cells.
     static let levelStep = 4
 
@@ -71,10 +98,19 @@ private struct MaximumSearch {
         }
     }
 
-    func run() -> Float {
+    func run(start: PointIndex.MaximumSearchStart) -> Float {
+        if start != .root, let levels = SweepLevels(space: space, kernel: kernel),
+            start == .cells || index.isSparse(atLevel: levels.cell)
+        {
+            return searchFromCells(levels: levels)
+        }
+        return searchFromRoot()
+    }
+
+    /// The search from the whole world in cells of 2^zoom pixels (a zoom-0 grid).
+    func searchFromRoot() -> Float {
         var best: Float = 0
         var heap = MaxHeap<Candidate>()
-        // The root: the whole world in cells of 2^zoom pixels (a zoom-0 grid).
         let root = bounds(level: space.zoom, rect: PixelRect(x: 0, y: 0, width: space.tileSize, height: space.tileSize))
         if space.zoom == 0 { return root.maximum }
         push(root, level: space.zoom, origin: (0, 0), above: best, into: &heap)
@@ -87,16 +123,59 @@ private struct MaximumSearch {
             starts.append(start)
         }
         for start in starts { heap.push(start) }
-        while let candidate = heap.pop(), candidate.bound > best {
-            let (level, rect) = children(of: candidate)
-            let grid = bounds(level: level, rect: rect)
-            if level == 0 {
-                best = max(best, grid.maximum)
-            } else {
-                push(grid, level: level, origin: (rect.x, rect.y), above: best, into: &heap)
+        refine(&heap, best: &best)
+        return best
+    }
+
+    /// Refines the cells of `heap`, highest bound first, until no bound is above `best`,
+    /// raising `best` to the largest exact intensity met.
+    ///
+    /// Cells are taken in batches whose children are bounded on all cores; the answer does
+    /// not depend on the order, only the work does (a little: a batch may hold a cell that
+    /// a result earlier in the same batch would have dropped).
+    func refine(_ heap: inout MaxHeap<Candidate>, best: inout Float) {
+        var batch: [Candidate] = []
+        while true {
+            batch.removeAll(keepingCapacity: true)
+            while batch.count < Self.batchSize, let candidate = heap.pop() {
+                // Every cell left is no better: only the batch's children can be.
+                guard candidate.bound > best else {
+                    heap = MaxHeap()
+                    break
+                }
+                batch.append(candidate)
+            }
+            if batch.isEmpty { return }
+            for (candidate, grid) in zip(batch, childBounds(of: batch)) where candidate.bound > best {
+                let (level, rect) = children(of: candidate)
+                if level == 0 {
+                    best = max(best, grid.maximum)
+                } else {
+                    push(grid, level: level, origin: (rect.x, rect.y), above: best, into: &heap)
+                }
             }
         }
-        return best
+    }
+
+    /// How many cells are refined at once.
+    static let batchSize = 32
+
+    /// The bounds of the children of each candidate, computed on all cores.
+    func childBounds(of batch: [Candidate]) -> [IntensityGrid] {
+        if batch.count < 4 {
+            return batch.map { candidate in
+                let (level, rect) = children(of: candidate)
+                return bounds(level: level, rect: rect)
+            }
+        }
+        return [IntensityGrid](unsafeUninitializedCapacity: batch.count) { buffer, count in
+            nonisolated(unsafe) let results = buffer
+            DispatchQueue.concurrentPerform(iterations: batch.count) { i in
+                let (level, rect) = children(of: batch[i])
+                results.initializeElement(at: i, to: bounds(level: level, rect: rect))
+            }
+            count = batch.count
+        }
     }
 
     /// How many greedy dives seed the lower bound.
