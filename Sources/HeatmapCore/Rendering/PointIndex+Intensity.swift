@@ -54,12 +54,21 @@ extension PointIndex {
         }
     }
 
-    /// Sums the weight of each pixel of `padded` into `cells`, one query per world copy.
-    func gather(_ padded: PixelRect, space: PixelSpace, into cells: inout GatheredCells) {
+    /// Sums the weight of each pixel of `padded` into `cells`, one query per world copy, from
+    /// the summary of the pixels' level if the index keeps one (and `fromSummaries`), else
+    /// from the keys; either way the same floats.
+    ///
+    /// - Complexity: O(occupied pixels + pixels along the edges × log n) with a summary, else
+    ///   O(min(points, occupied pixels × log n)).
+    func gather(
+        _ padded: PixelRect, space: PixelSpace, into cells: inout GatheredCells, fromSummaries: Bool = true
+    ) {
         let world = space.worldSize
         let rows = max(0, padded.y)..<min(world, padded.y + padded.height)
         guard !rows.isEmpty else { return }
         let stride = cells.stride
+        // Where pixels are the cells of a summary, one entry a pixel rather than its keys.
+        let summary = fromSummaries ? space.pixelLevel.flatMap { summaries.summary(level: $0) } : nil
         let chunkShift = cells.chunkShift
         cells.storage.withUnsafeMutableBufferPointer { storage in
             cells.rowChunks.withUnsafeMutableBufferPointer { chunks in
@@ -75,7 +84,11 @@ extension PointIndex {
                         let query = PixelQuery(
                             space: space, x0: columns.lowerBound, x1: columns.upperBound,
                             y0: rows.lowerBound, y1: rows.upperBound)
-                        walk(query, into: &sink)
+                        if let summary {
+                            summary.walk(query, into: &sink)
+                        } else {
+                            walk(query, into: &sink)
+                        }
                     }
                 }
             }
