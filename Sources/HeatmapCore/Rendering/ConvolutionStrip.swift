@@ -39,14 +39,14 @@ struct ConvolutionStrip {
         // Which blocks of this strip each row reaches, and the same transposed: for each
         // block, a bit set over rows.
         let wordsPerBlock = (height + 63) >> 6
-        let reach = UnsafeMutablePointer<UInt64>.allocate(capacity: height)
-        let rowsOfBlock = UnsafeMutablePointer<UInt64>.allocate(capacity: blockCount * wordsPerBlock)
+        // One allocation: the rows' masks, the blocks' bits, and the blocks' source chunks.
+        let words = UnsafeMutablePointer<UInt64>.allocate(capacity: height + (wordsPerBlock + 1) * blockCount)
+        defer { words.deallocate() }
+        let reach = words
+        let rowsOfBlock = words + height
         rowsOfBlock.initialize(repeating: 0, count: blockCount * wordsPerBlock)
-        defer {
-            reach.deallocate()
-            rowsOfBlock.deallocate()
-        }
-        let sources = sourceChunks()
+        let sources = rowsOfBlock + blockCount * wordsPerBlock
+        sourceChunks(into: sources)
         for gy in 0..<height {
             var mask: UInt64 = 0
             let chunks = rowChunks[gy]
@@ -79,15 +79,15 @@ struct ConvolutionStrip {
 
     /// For each block of the strip, the mask of the row chunks holding its sources: the
     /// columns from its first to its last plus 2R.
-    func sourceChunks() -> [UInt64] {
+    func sourceChunks(into sources: UnsafeMutablePointer<UInt64>) {
         let b = GatheredCells.blockWidth
-        return (0..<blockCount).map { block in
+        for block in 0..<blockCount {
             let first = (firstBlock + block) * b
             let last = min(width - 1, first + b - 1 + 2 * radius)
             let low = first >> chunkShift
             let high = last >> chunkShift
             let upper: UInt64 = high == 63 ? ~0 : (1 << UInt64(high + 1)) - 1
-            return upper & ~((1 << UInt64(low)) - 1)
+            sources[block] = upper & ~((1 << UInt64(low)) - 1)
         }
     }
 
@@ -101,7 +101,13 @@ struct ConvolutionStrip {
             while bits != 0 {
                 let block = bits.trailingZeroBitCount
                 bits &= bits - 1
-                gatherBlock(row: row, column: (firstBlock + block) * b, into: target + block * b)
+                let column = (firstBlock + block) * b
+                // A last block of at most 16 columns computes only those.
+                if outputWidth - column > b / 2 {
+                    gatherBlock(row: row, column: column, into: target + block * b, wide: true)
+                } else {
+                    gatherBlock(row: row, column: column, into: target + block * b, wide: false)
+                }
             }
             return
         }
@@ -143,10 +149,11 @@ struct ConvolutionStrip {
         }
     }
 
-    /// Writes the x-convolution of `row` at output columns `column ..< column + 32` to
-    /// `target`, adding source columns in ascending order in registers.
+    /// Writes the x-convolution of `row` at output columns `column ..< column + 32` (or the
+    /// first 16 when not `wide`) to `target`, adding source columns in ascending order in
+    /// registers.
     @inline(__always)
-    func gatherBlock(row: UnsafePointer<Float>, column: Int, into target: UnsafeMutablePointer<Float>) {
+    func gatherBlock(row: UnsafePointer<Float>, column: Int, into target: UnsafeMutablePointer<Float>, wide: Bool) {
         var a0 = SIMD8<Float>()
         var a1 = SIMD8<Float>()
         var a2 = SIMD8<Float>()
@@ -159,15 +166,19 @@ struct ConvolutionStrip {
             let source = UnsafeRawPointer(row + (column + r2 - t))
             a0 += source.loadUnaligned(as: SIMD8<Float>.self) * k
             a1 += source.loadUnaligned(fromByteOffset: 32, as: SIMD8<Float>.self) * k
-            a2 += source.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self) * k
-            a3 += source.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self) * k
+            if wide {
+                a2 += source.loadUnaligned(fromByteOffset: 64, as: SIMD8<Float>.self) * k
+                a3 += source.loadUnaligned(fromByteOffset: 96, as: SIMD8<Float>.self) * k
+            }
             t -= 1
         }
         let destination = UnsafeMutableRawPointer(target)
         destination.storeBytes(of: a0, as: SIMD8<Float>.self)
         destination.storeBytes(of: a1, toByteOffset: 32, as: SIMD8<Float>.self)
-        destination.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self)
-        destination.storeBytes(of: a3, toByteOffset: 96, as: SIMD8<Float>.self)
+        if wide {
+            destination.storeBytes(of: a2, toByteOffset: 64, as: SIMD8<Float>.self)
+            destination.storeBytes(of: a3, toByteOffset: 96, as: SIMD8<Float>.self)
+        }
     }
 }
 
