@@ -1,71 +1,68 @@
-/// Pixel weights over a padded rectangle, with the occupied span of each row.
+/// Pixel weights over a padded rectangle, with a record of where each row holds any.
+///
+/// Rows are stored `stride` floats apart, the columns past `width` left at zero, so that a
+/// block of ``blockWidth`` output columns can read its sources without a bounds check. Each
+/// row keeps a bit mask of its occupied chunks of columns and a count of the weights added
+/// to it, for the convolution to skip empty stretches and pick a method per row.
 struct GatheredCells {
-    let width: Int
-    let height: Int
-    /// `width * height` weights, row-major.
-    var storage: [Float]
-    /// The first occupied column of each row, `Int32.max` for an empty row.
-    var rowLow: [Int32]
-    /// The last occupied column of each row, -1 for an empty row.
-    var rowHigh: [Int32]
+    /// The output columns one register block of the convolution computes.
+    static let blockWidth = 32
 
+    /// The number of columns.
+    let width: Int
+    /// The number of rows.
+    let height: Int
+    /// Floats from one row to the next: `width` plus ``blockWidth`` of zeros.
+    let stride: Int
+    /// log2 of the columns one bit of a row mask stands for: 5 (32 columns) unless the grid is
+    /// wider than 2048 columns, so that 64 bits always cover a row.
+    let chunkShift: Int
+    /// `height * stride` weights, row-major.
+    var storage: [Float]
+    /// For each row, bit `i` is set when a weight was added in columns `i << chunkShift`
+    /// ..< `(i + 1) << chunkShift`.
+    var rowChunks: [UInt64]
+    /// For each row, how many weights were added to it (about its occupied pixels).
+    var rowCounts: [Int32]
+
+    /// An empty grid of `width × height` pixels.
+    ///
+    /// - Complexity: O(width × height), to zero the storage.
     init(width: Int, height: Int) {
         self.width = max(0, width)
         self.height = max(0, height)
-        storage = [Float](repeating: 0, count: self.width * self.height)
-        rowLow = [Int32](repeating: .max, count: self.height)
-        rowHigh = [Int32](repeating: -1, count: self.height)
+        stride = self.width + Self.blockWidth
+        var shift = 5
+        while (self.width + (1 << shift) - 1) >> shift > 64 { shift += 1 }
+        chunkShift = shift
+        storage = [Float](repeating: 0, count: stride * self.height)
+        rowChunks = [UInt64](repeating: 0, count: self.height)
+        rowCounts = [Int32](repeating: 0, count: self.height)
     }
 
     /// Whether no pixel holds weight.
-    var isEmpty: Bool { !rowHigh.contains { $0 >= 0 } }
+    var isEmpty: Bool { !rowChunks.contains { $0 != 0 } }
+}
 
-    /// Convolves the weights with the separable kernel and adds the result to `out`, the
-    /// `width × height` pixels inside the padding of `radius` on every side.
-    ///
-    /// Row by row, north to south: the row is spread along x into a scratch row (only over
-    /// its occupied span), then added into the output rows within reach, each scaled by the
-    /// kernel tap for its distance. Both inner loops run over contiguous floats and vectorise.
-    func convolve(
-        taps: UnsafeBufferPointer<Float>, radius r: Int, into out: UnsafeMutableBufferPointer<Float>,
-        width outWidth: Int, height outHeight: Int
-    ) {
-        guard let tap = taps.baseAddress, let output = out.baseAddress else { return }
-        let span = 2 * r + 1
-        var scratchRow = [Float](repeating: 0, count: width + 2 * r)
-        storage.withUnsafeBufferPointer { cellBuffer in
-            scratchRow.withUnsafeMutableBufferPointer { scratchBuffer in
-                guard let cells = cellBuffer.baseAddress, let scratch = scratchBuffer.baseAddress else { return }
-                for gy in 0..<height where rowHigh[gy] >= 0 {
-                    let low = Int(rowLow[gy])
-                    let high = Int(rowHigh[gy])
-                    let row = cells + gy * width
-                    // Along x: scratch[j] collects output column j - 2R.
-                    for gx in low...high {
-                        let w = row[gx]
-                        if w == 0 { continue }
-                        let target = scratch + gx
-                        for t in 0..<span { target[t] += w * tap[t] }
-                    }
-                    // Along y: output row gy - 2R + t gets tap[t] times the spread row.
-                    let columnLow = max(0, low - 2 * r)
-                    let columnHigh = min(outWidth, high + 1)
-                    if columnLow < columnHigh {
-                        let count = columnHigh - columnLow
-                        let source = scratch + columnLow + 2 * r
-                        let firstTap = max(0, 2 * r - gy)
-                        let lastTap = min(2 * r, outHeight - 1 + 2 * r - gy)
-                        if firstTap <= lastTap {
-                            for t in firstTap...lastTap {
-                                let k = tap[t]
-                                let target = output + (gy - 2 * r + t) * outWidth + columnLow
-                                for c in 0..<count { target[c] += k * source[c] }
-                            }
-                        }
-                    }
-                    (scratch + low).update(repeating: 0, count: high - low + span)
-                }
-            }
-        }
+/// Writes gathered weights into a ``GatheredCells`` grid and marks the occupied chunks.
+struct GridSink: CellSink {
+    static var takesWholeCells: Bool { false }
+    let cells: UnsafeMutablePointer<Float>
+    let rowChunks: UnsafeMutablePointer<UInt64>
+    let rowCounts: UnsafeMutablePointer<Int32>
+    let stride: Int
+    let chunkShift: Int
+    /// Added to a world column to give a grid column.
+    let columnOffset: Int
+    /// Added to a world row to give a grid row.
+    let rowOffset: Int
+
+    @inline(__always)
+    mutating func add(column: Int, row: Int, weight: Double) {
+        let x = column + columnOffset
+        let y = row + rowOffset
+        cells[y * stride + x] += Float(weight)
+        rowChunks[y] |= 1 << UInt64(truncatingIfNeeded: x >> chunkShift)
+        rowCounts[y] &+= 1
     }
 }

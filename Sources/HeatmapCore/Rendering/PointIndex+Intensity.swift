@@ -3,13 +3,13 @@ extension PointIndex {
     /// neighbouring tiles and across the antimeridian too.
     ///
     /// Gather: the weights of the pixels around `rect` (padded by the kernel's reach R) are
-    /// summed from the index. Convolve: each occupied row is spread along x by the kernel,
-    /// then added, weighted by the kernel, into the R rows above and below it; rows and
+    /// summed from the index. Convolve: each occupied row is convolved along x by the kernel,
+    /// then each output pixel sums the kernel times the rows within reach; rows and blocks of
     /// columns that hold nothing are skipped. The order of every sum is fixed, so a pixel gets
     /// the same value in any rectangle that contains it.
     ///
     /// - Complexity: O(min(points, occupied pixels × log n)) to gather, and at most
-    ///   O((w + 2R) · (w + 2R + h) · (2R + 1)) to convolve.
+    ///   O((w + 2R + h) · w · (2R + 1)) to convolve.
     public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) -> IntensityGrid {
         convolved(in: rect, space: space, taps: kernel.taps, reach: kernel.radius)
     }
@@ -29,15 +29,14 @@ extension PointIndex {
         let width = max(0, rect.width)
         let height = max(0, rect.height)
         var values = [Float](repeating: 0, count: width * height)
+        var maximum: Float = 0
         if !cells.isEmpty {
             values.withUnsafeMutableBufferPointer { out in
                 kernelTaps.withUnsafeBufferPointer { taps in
-                    cells.convolve(taps: taps, radius: r, into: out, width: width, height: height)
+                    maximum = cells.convolve(taps: taps, radius: r, into: out, width: width, height: height)
                 }
             }
         }
-        var maximum: Float = 0
-        for v in values where v > maximum { maximum = v }
         if let timings {
             timings.pointee.gather += gathered - start
             timings.pointee.convolve += clock.now - gathered
@@ -55,47 +54,45 @@ extension PointIndex {
         }
     }
 
-    /// Sums the weight of each pixel of `padded` into `cells`, one query per world copy.
-    func gather(_ padded: PixelRect, space: PixelSpace, into cells: inout GatheredCells) {
+    /// Sums the weight of each pixel of `padded` into `cells`, one query per world copy, from
+    /// the summary of the pixels' level if the index keeps one (and `fromSummaries`), else
+    /// from the keys; either way the same floats.
+    ///
+    /// - Complexity: O(occupied pixels + pixels along the edges × log n) with a summary, else
+    ///   O(min(points, occupied pixels × log n)).
+    func gather(
+        _ padded: PixelRect, space: PixelSpace, into cells: inout GatheredCells, fromSummaries: Bool = true
+    ) {
         let world = space.worldSize
         let rows = max(0, padded.y)..<min(world, padded.y + padded.height)
         guard !rows.isEmpty else { return }
+        let stride = cells.stride
+        // Where pixels are the cells of a summary, one entry a pixel rather than its keys.
+        let summary = fromSummaries ? space.pixelLevel.flatMap { summaries.summary(level: $0) } : nil
+        let chunkShift = cells.chunkShift
         cells.storage.withUnsafeMutableBufferPointer { storage in
-            cells.rowLow.withUnsafeMutableBufferPointer { low in
-                cells.rowHigh.withUnsafeMutableBufferPointer { high in
+            cells.rowChunks.withUnsafeMutableBufferPointer { chunks in
+                cells.rowCounts.withUnsafeMutableBufferPointer { counts in
+                    guard let storage = storage.baseAddress, let chunks = chunks.baseAddress,
+                        let counts = counts.baseAddress
+                    else { return }
                     PointIndex.forEachWorldCopy(of: padded.x..<(padded.x + padded.width), worldSize: world) {
                         columns, offset in
                         var sink = GridSink(
-                            cells: storage, rowLow: low, rowHigh: high, stride: padded.width,
-                            columnOffset: offset - padded.x, rowOffset: -padded.y)
+                            cells: storage, rowChunks: chunks, rowCounts: counts, stride: stride,
+                            chunkShift: chunkShift, columnOffset: offset - padded.x, rowOffset: -padded.y)
                         let query = PixelQuery(
                             space: space, x0: columns.lowerBound, x1: columns.upperBound,
                             y0: rows.lowerBound, y1: rows.upperBound)
-                        walk(query, into: &sink)
+                        if let summary {
+                            summary.walk(query, into: &sink)
+                        } else {
+                            walk(query, into: &sink)
+                        }
                     }
                 }
             }
         }
-    }
-}
-
-/// Writes gathered weights into a padded grid and keeps each row's occupied span.
-private struct GridSink: CellSink {
-    static var takesWholeCells: Bool { false }
-    let cells: UnsafeMutableBufferPointer<Float>
-    let rowLow: UnsafeMutableBufferPointer<Int32>
-    let rowHigh: UnsafeMutableBufferPointer<Int32>
-    let stride: Int
-    let columnOffset: Int
-    let rowOffset: Int
-
-    @inline(__always)
-    mutating func add(column: Int, row: Int, weight: Double) {
-        let x = column + columnOffset
-        let y = row + rowOffset
-        cells[y * stride + x] += Float(weight)
-        rowLow[y] = min(rowLow[y], Int32(truncatingIfNeeded: x))
-        rowHigh[y] = max(rowHigh[y], Int32(truncatingIfNeeded: x))
     }
 }
 

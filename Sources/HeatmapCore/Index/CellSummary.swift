@@ -1,0 +1,141 @@
+/// The occupied cells of one quadtree level, each with its total weight: where a pixel is a
+/// cell of this level and holds many points, a gather reads one entry instead of the run of
+/// keys.
+///
+/// Entry `i` packs the cell's code (its keys shifted right by 2 × `level`, a Morton code of
+/// the cell's column and row, below 2^32 since `level` ≥ 16) in the high 32 bits and the bits
+/// of `Float(prefix[end] - prefix[start])` for the cell's run of keys in the low 32: the same
+/// float a walk over the keys gives the pixel. Entries ascend by code; cells of zero weight
+/// are left out.
+struct CellSummary: Sendable {
+    /// The quadtree level: cells of 2^level × 2^level units.
+    let level: Int
+    /// Code and weight bits of the occupied cells, ascending.
+    let entries: ArraySlice<UInt64>
+
+    /// The packed entry of a cell's code and weight.
+    @inline(__always)
+    static func entry(code: UInt64, weight: Double) -> UInt64 {
+        code << 32 | UInt64(Float(weight).bitPattern)
+    }
+}
+
+/// The cell summaries an index keeps: levels 16...24 (pixels from zoom 0 to 7 or 8) whose
+/// cells are few enough, at most half the points, that a gather saves reading several keys
+/// per pixel; together at most three quarters as many entries as points (6 bytes a point).
+struct CellSummaries: Sendable {
+    /// The finest level a summary can have; its cell codes fit in 32 bits.
+    static let finestLevel = 16
+    /// The coarsest level a summary can have: pixels at zoom 0, scale 1.
+    static let coarsestLevel = 24
+
+    /// The entries of every kept level, level after level (see ``CellSummary``).
+    let entries: [UInt64]
+    /// The range of `entries` of each level, by level − ``finestLevel``; `nil` for a level
+    /// not kept.
+    let ranges: [Range<Int>?]
+
+    /// No summaries.
+    init() {
+        entries = []
+        ranges = []
+    }
+
+    private init(entries: [UInt64], ranges: [Range<Int>?]) {
+        self.entries = entries
+        self.ranges = ranges
+    }
+
+    /// The summary whose cells are 2^`level` units on a side, if kept.
+    func summary(level: Int) -> CellSummary? {
+        let i = level - Self.finestLevel
+        guard ranges.indices.contains(i), let range = ranges[i] else { return nil }
+        return CellSummary(level: level, entries: entries[range])
+    }
+
+    /// The bytes the entries take.
+    var byteCount: Int { entries.count * 8 }
+
+    /// Summarises sorted keys and their running sums of weight (`prefix.count == keys.count + 1`).
+    ///
+    /// Counts the distinct cells of every level in one pass (consecutive keys lie in different
+    /// cells of level ℓ exactly when their highest differing bit is at 2ℓ or above), picks the
+    /// levels from the coarsest down while the entries fit the budget, then fills them in a
+    /// second pass.
+    ///
+    /// - Complexity: O(n) time, and memory for the entries kept (≤ 3n / 4 of 8 bytes).
+    init(keys: UnsafeBufferPointer<UInt64>, prefix: UnsafeBufferPointer<Double>) {
+        let n = keys.count
+        guard n >= 64 else {
+            self.init()
+            return
+        }
+        // changes[m]: consecutive keys whose cells differ up to level m (and not above).
+        var changes = [Int](repeating: 0, count: 33)
+        for i in 1..<n {
+            let difference = keys[i] ^ keys[i - 1]
+            if difference != 0 { changes[(63 - difference.leadingZeroBitCount) >> 1] += 1 }
+        }
+        var cells = 1
+        for m in (Self.coarsestLevel + 1)...32 { cells += changes[m] }
+        var counts = [Int](repeating: 0, count: Self.coarsestLevel - Self.finestLevel + 1)
+        var budget = 3 * n / 4
+        var kept = [Bool](repeating: false, count: counts.count)
+        for level in stride(from: Self.coarsestLevel, through: Self.finestLevel, by: -1) {
+            cells += changes[level]
+            let i = level - Self.finestLevel
+            counts[i] = cells
+            if cells <= n / 2 && cells <= budget {
+                kept[i] = true
+                budget -= cells
+            }
+        }
+        let (entries, ranges) = Self.fill(keys: keys, prefix: prefix, kept: kept, counts: counts)
+        self.init(entries: entries, ranges: ranges)
+    }
+
+    /// The entries of the kept levels and the range of each: one pass over the keys, closing
+    /// each level's cell where the next key leaves it.
+    private static func fill(
+        keys: UnsafeBufferPointer<UInt64>, prefix: UnsafeBufferPointer<Double>, kept: [Bool], counts: [Int]
+    ) -> ([UInt64], [Range<Int>?]) {
+        guard let finest = kept.firstIndex(of: true) else { return ([], []) }
+        let levels = kept.count
+        // Level i's entries start at offsets[i]; cells of zero weight leave slots unused.
+        var offsets = [Int](repeating: 0, count: levels + 1)
+        for i in 0..<levels { offsets[i + 1] = offsets[i] + (kept[i] ? counts[i] : 0) }
+        var filled = Array(offsets[0..<levels])
+        var starts = [Int](repeating: 0, count: levels)
+        let n = keys.count
+        var entries = [UInt64](repeating: 0, count: offsets[levels])
+        entries.withUnsafeMutableBufferPointer { entries in
+            filled.withUnsafeMutableBufferPointer { filled in
+                starts.withUnsafeMutableBufferPointer { starts in
+                    @inline(__always) func close(_ i: Int, end: Int) {
+                        let start = starts[i]
+                        let weight = prefix[end] - prefix[start]
+                        if weight > 0 {
+                            let code = keys[start] >> UInt64(2 * (finestLevel + i))
+                            entries[filled[i]] = CellSummary.entry(code: code, weight: weight)
+                            filled[i] += 1
+                        }
+                        starts[i] = end
+                    }
+                    var previous = keys[0]
+                    for k in 1..<n {
+                        let key = keys[k]
+                        let difference = key ^ previous
+                        previous = key
+                        // Levels up to `top` start a new cell at key k.
+                        let top = min(coarsestLevel, (63 - difference.leadingZeroBitCount) >> 1) - finestLevel
+                        if difference == 0 || top < finest { continue }
+                        for i in finest...top where kept[i] { close(i, end: k) }
+                    }
+                    for i in finest..<levels where kept[i] { close(i, end: n) }
+                }
+            }
+        }
+        let ranges = (0..<levels).map { i in kept[i] ? offsets[i]..<filled[i] : nil }
+        return (entries, ranges)
+    }
+}
