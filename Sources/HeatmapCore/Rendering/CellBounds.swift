@@ -226,23 +226,24 @@ private struct Sweep {
 
 extension PointIndex {
     /// Whether more than 62% of the points are alone in their cell of 2^`level` × 2^`level`
-    /// units (counting cells over the points in one pass, stopping once it is sure):
-    /// where the search for M(z) does better from ``CellBounds`` than from the root.
+    /// units (counting cells, galloping over each cell's run of keys, and stopping once it
+    /// is sure): where the search for M(z) does better from ``CellBounds`` than from the root.
     ///
-    /// - Complexity: O(n) at most.
+    /// - Complexity: O(c · log(n / c)) for c cells.
     func isSparse(atLevel level: Int) -> Bool {
         let shift = UInt64(2 * level)
         let needed = keys.count * 31 / 50
         return keys.withUnsafeBufferPointer { k in
-            var cells = k.isEmpty ? 0 : 1
-            var i = 1
+            var cells = 0
+            var i = 0
             while i < k.count {
-                if k[i] >> shift != k[i - 1] >> shift { cells += 1 }
+                cells += 1
                 if cells > needed { return true }
+                let next = (k[i] >> shift) + 1
+                i = next >> (64 - shift) == 0 ? k.firstIndex(atLeast: next << shift, from: i + 1) : k.count
                 if cells + (k.count - i) <= needed { return false }
-                i += 1
             }
-            return cells > needed
+            return false
         }
     }
 
