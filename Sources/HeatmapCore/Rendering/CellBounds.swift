@@ -46,7 +46,7 @@ struct CellBounds: Sendable {
     init(index: PointIndex, level: Int, near: [UInt64], coarseLevel: Int) {
         precondition((0..<coarseLevel).contains(level) && coarseLevel < 32)
         columns = UInt64(1) << UInt64(32 - level)
-        let around = MaximumSearch.neighbourhoods(of: near, reach: 1, columns: 1 << (32 - coarseLevel))
+        let around = MaximumSearch.neighbourhoods(of: near, columns: 1 << (32 - coarseLevel))
         let codes = MaximumSearch.sortedWithoutRepeats(
             around.map { Morton.key(x: UInt32(truncatingIfNeeded: $0), y: UInt32(truncatingIfNeeded: $0 >> 32)) })
         (cells, weights) = index.occupiedCells(level: level, in: codes, of: coarseLevel)
