@@ -112,10 +112,9 @@ enum RunTokenizer {
                 var run1 = (~(low1 >> k | (high1 &<< 1) &<< (63 - k))).trailingZeroBitCount
                 var run4 = (~(low4 >> k | (high4 &<< 1) &<< (63 - k))).trailingZeroBitCount
                 if run1 == 64 || run4 == 64 {
-                    // The run may go past the window: measure it on the bytes, up to 258.
-                    let limit = min(258, n - i)
-                    run1 = run1 == 64 ? runLength(bytes + i, distance: 1, limit: limit) : min(run1, limit)
-                    run4 = run4 == 64 ? runLength(bytes + i, distance: 4, limit: limit) : min(run4, limit)
+                    // The run may go past the window: follow it through the next words, up to 258.
+                    run1 = run1 == 64 ? min(258, run(in: equalAt1, from: i)) : run1
+                    run4 = run4 == 64 ? min(258, run(in: equalAt4, from: i)) : run4
                 }
                 let far = run4 > run1
                 let length = far ? run4 : run1
@@ -129,22 +128,21 @@ enum RunTokenizer {
         return t
     }
 
-    /// How many bytes from `current` on equal those `distance` before them, up to `limit`;
-    /// 8 bytes at a time.
+    /// How many set bits of `masks` follow one another from bit `start` on, up to about 258:
+    /// the length of the run of equal bytes there, a word at a time.
     ///
-    /// - Precondition: `current - distance` is inside the buffer and `limit` bytes from `current` are.
-    static func runLength(_ current: UnsafePointer<UInt8>, distance: Int, limit: Int) -> Int {
-        let source = UnsafeRawPointer(current - distance)
-        let target = UnsafeRawPointer(current)
-        var r = 0
-        while r + 8 <= limit {
-            let difference =
-                target.loadUnaligned(fromByteOffset: r, as: UInt64.self)
-                ^ source.loadUnaligned(fromByteOffset: r, as: UInt64.self)
-            if difference != 0 { return r + UInt64(littleEndian: difference).trailingZeroBitCount >> 3 }
-            r += 8
+    /// - Precondition: the bits past the end of the data are 0, as
+    ///   ``equalityMasks(_:count:near:far:)`` leaves them.
+    static func run(in masks: UnsafePointer<UInt64>, from start: Int) -> Int {
+        var length = 0
+        var position = start
+        while length < 258 {
+            let offset = position & 63
+            let ones = (~(masks[position >> 6] &>> UInt64(offset))).trailingZeroBitCount
+            length &+= ones
+            guard ones == 64 &- offset else { break }
+            position &+= ones
         }
-        while r < limit && current[r] == current[r - distance] { r += 1 }
-        return r
+        return length
     }
 }
