@@ -141,4 +141,37 @@ struct RunLengthDeflateTests {
         #expect(try PNGDecoder.decode(bytes) == image)
         #expect(bytes.count < 512 * 512 * 4 + 2_000)
     }
+
+    @Test("The bit stream packs single writes, paired writes and appended bits least-significant first")
+    func bitStream() {
+        var generator = SplitMix64(seed: 8)
+        var expectedBits: [Bool] = []
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: 4096, alignment: 8)
+        defer { buffer.deallocate() }
+        var stream = DeflateBitStream(at: buffer)
+        func random(bits: UInt64) -> UInt64 {
+            let value = UInt64.random(in: 0...UInt64.max, using: &generator) & ((1 << bits) - 1)
+            expectedBits += (0..<bits).map { value >> $0 & 1 == 1 }
+            return value
+        }
+        for _ in 0..<300 {
+            if Bool.random(using: &generator) {
+                let bits = UInt64.random(in: 0...56, using: &generator)
+                stream.write(random(bits: bits), bits: bits)
+            } else {
+                let (first, second) = (
+                    UInt64.random(in: 0...28, using: &generator), UInt64.random(in: 0...28, using: &generator)
+                )
+                let a = random(bits: first) | first << 56
+                let b = random(bits: second) | second << 56
+                stream.write(packed: a, b)
+            }
+        }
+        #expect(buffer.distance(to: stream.next) * 8 + Int(stream.pendingBits) == expectedBits.count)
+        stream.alignToByte()
+        let bytes = [UInt8](UnsafeRawBufferPointer(start: buffer, count: buffer.distance(to: stream.next)))
+        let written: [Bool] = bytes.flatMap { (byte: UInt8) -> [Bool] in (0..<8).map { byte >> UInt8($0) & 1 == 1 } }
+        #expect(Array(written.prefix(expectedBits.count)) == expectedBits)
+        #expect(written.dropFirst(expectedBits.count).allSatisfy { !$0 })
+    }
 }

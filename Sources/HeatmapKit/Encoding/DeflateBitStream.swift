@@ -35,6 +35,17 @@ struct DeflateBitStream {
         write(entry & 0xFF_FFFF_FFFF_FFFF, bits: entry &>> 56)
     }
 
+    /// Appends two packed symbols with one store.
+    ///
+    /// - Precondition: together at most 56 bits, and 8 bytes at ``next`` are writable.
+    @inline(__always)
+    mutating func write(packed first: UInt64, _ second: UInt64) {
+        accumulator |= (first & 0xFF_FFFF_FFFF_FFFF) &<< pendingBits
+        pendingBits &+= first &>> 56
+        accumulator |= (second & 0xFF_FFFF_FFFF_FFFF) &<< pendingBits
+        write(0, bits: second &>> 56)
+    }
+
     /// Pads with zero bits to a whole byte and stores it; the stream then ends at ``next``.
     mutating func alignToByte() {
         if pendingBits > 0 { write(0, bits: 8 - pendingBits) }

@@ -62,8 +62,14 @@ enum RunLengthDeflate {
             guard let start = buffer.baseAddress.map({ UnsafeMutableRawPointer($0 + prefix) }) else { return }
             start.copyMemory(from: head, byteCount: headCount)
             stream.move(to: start + headCount)
+            precondition(code.longest <= 28, "two tokens must fit one write")
             code.packed.withUnsafeBufferPointer { packed in
-                for k in 0..<tokenCount { stream.write(packed: packed[Int(tokens[k])]) }
+                var k = 0
+                while k &+ 2 <= tokenCount {
+                    stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
+                    k &+= 2
+                }
+                if k < tokenCount { stream.write(packed: packed[Int(tokens[k])]) }
             }
             stream.write(packed: code.endOfBlock)
             stream.alignToByte()

@@ -11,6 +11,8 @@ struct TokenCode {
     let packed: [UInt64]
     /// The end-of-block symbol (256), packed the same way.
     let endOfBlock: UInt64
+    /// The most bits of any token: at most 15 + 5 + 1, as there are only two distance codes.
+    let longest: UInt64
 
     /// The codes for tokens counted in `histogram` (``RunTokenizer/tokenCount`` counters).
     ///
@@ -57,5 +59,6 @@ struct TokenCode {
         self.distanceLengths = distanceLengths
         self.packed = packed
         endOfBlock = symbol(256).bits | symbol(256).count << 56
+        longest = (packed.max() ?? 0) >> 56
     }
 }
