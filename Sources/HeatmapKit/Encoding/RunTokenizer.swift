@@ -98,14 +98,13 @@ enum RunTokenizer {
                 let ahead = starts >> k
                 if ahead & 1 == 0 {
                     // Literals up to the next match start in this word.
-                    let end = min(i + ahead.trailingZeroBitCount, wordEnd)
                     repeat {
                         let byte = bytes[i]
                         tokens[t] = UInt16(byte)
                         histogram[Int(byte)] &+= 1
                         t &+= 1
                         i &+= 1
-                    } while i < end
+                    } while i < wordEnd && starts &>> UInt64(i & 63) & 1 == 0
                     continue
                 }
                 // Equal bytes from i on, within the 128-bit window of this word and the next.
