@@ -65,7 +65,12 @@ enum RunLengthDeflate {
             precondition(code.longest <= 28, "two tokens must fit one write")
             code.packed.withUnsafeBufferPointer { packed in
                 var k = 0
-                while k &+ 2 <= tokenCount {
+                while k &+ 4 <= tokenCount {
+                    stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
+                    stream.write(packed: packed[Int(tokens[k &+ 2])], packed[Int(tokens[k &+ 3])])
+                    k &+= 4
+                }
+                if k &+ 2 <= tokenCount {
                     stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
                     k &+= 2
                 }
