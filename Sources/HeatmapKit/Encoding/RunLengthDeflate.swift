@@ -4,8 +4,9 @@
 ///
 /// After PNG's `up` filter a heatmap tile is mostly runs of zeros (transparent or vertically
 /// constant areas) and short repeating pixel deltas; run-length matches plus Huffman codes
-/// built for the tile's own symbols capture nearly all of it, in two linear passes and
-/// without zlib's hash chains.
+/// built for the tile's own symbols capture nearly all of it, without zlib's hash chains: one
+/// vectorised pass marks equal bytes, a parse on those bit masks (``RunTokenizer``) makes and
+/// counts the tokens, and each token is written as one precomputed code (``TokenCode``).
 enum RunLengthDeflate {
     /// The zlib stream of `input`.
     ///
