@@ -8,8 +8,8 @@
 ///
 /// The work is split so that the serial part waits on no memory: a vectorised pass first
 /// marks, one bit a byte, where each byte equals the one 1 or 4 before it; the parse then finds
-/// match starts and lengths with shifts and trailing-zero counts on those 64-bit words, and
-/// reads bytes only to copy literals and to measure runs longer than 63.
+/// match starts and lengths with shifts and trailing-zero counts on those 64-bit words (runs
+/// longer than the 64-bit window a word at a time), and reads bytes only to copy literals.
 enum RunTokenizer {
     /// The number of distinct tokens: 256 literals and 2 × 256 match lengths.
     static let tokenCount = 768
