@@ -1,146 +1,92 @@
-import CZlib
-
 /// A fast deflate (RFC 1951) compressor for filtered heatmap scanlines, in a zlib (RFC 1950)
 /// wrapper: one dynamic-Huffman block whose only back-references repeat the previous byte
 /// (distance 1) or the previous pixel (distance 4).
 ///
 /// After PNG's `up` filter a heatmap tile is mostly runs of zeros (transparent or vertically
 /// constant areas) and short repeating pixel deltas; run-length matches plus Huffman codes
-/// built for the tile's own symbols capture nearly all of it, in two linear passes and
-/// without zlib's hash chains.
+/// built for the tile's own symbols capture nearly all of it, without zlib's hash chains: one
+/// vectorised pass marks equal bytes, a parse on those bit masks (``RunTokenizer``) makes and
+/// counts the tokens, and each token is written as one precomputed code (``TokenCode``).
 enum RunLengthDeflate {
     /// The zlib stream of `input`.
     ///
-    /// - Complexity: O(n), two passes over the input.
+    /// - Complexity: O(n).
     static func compress(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8] {
-        // Pass 1 over the bytes: tokens and their frequencies.
-        var literalCounts = [Int](repeating: 0, count: 286)
-        var distanceCounts = [Int](repeating: 0, count: 30)
-        let tokens = tokenize(input, literalCounts: &literalCounts, distanceCounts: &distanceCounts)
-        literalCounts[256] = 1
-        let literalLengths = HuffmanCode.lengths(for: literalCounts, limit: 15)
-        var distanceLengths = HuffmanCode.lengths(for: distanceCounts, limit: 15)
-        // A distance tree with one code must still be complete: give distances 1 and 4 a bit each.
-        if distanceLengths.filter({ $0 > 0 }).count < 2 {
-            distanceLengths[0] = 1
-            distanceLengths[3] = 1
-        }
-        let literalCodes = HuffmanCode.canonicalCodes(for: literalLengths)
-        let distanceCodes = HuffmanCode.canonicalCodes(for: distanceLengths)
-
-        // Header, trees, tokens, end of block, Adler-32: at most ~2 bytes a token plus the trees.
-        var writer = BitWriter(capacity: tokens.count * 2 + 1024)
-        writer.write(0x78, bits: 8)  // zlib header: deflate, 32 KiB window,
-        writer.write(0x01, bits: 8)  // fastest level, check bits.
-        writer.write(1, bits: 1)  // Final block,
-        writer.write(2, bits: 2)  // dynamic Huffman codes.
-        writeTrees(literalLengths: literalLengths, distanceLengths: distanceLengths, into: &writer)
-        // Pass 2 over the tokens: each as one code, with its extra bits.
-        var table = [UInt32](repeating: 0, count: 286)  // code | length << 16
-        for i in 0..<286 { table[i] = UInt32(literalCodes[i]) | UInt32(literalLengths[i]) << 16 }
-        let distance1 = UInt32(distanceCodes[0]) | UInt32(distanceLengths[0]) << 16
-        let distance4 = UInt32(distanceCodes[3]) | UInt32(distanceLengths[3]) << 16
-        // Per token: code and length of its symbol, then for matches the extra length bits and
-        // the distance code, all looked up in tables copied out of the statics once.
-        // Symbol code | code length << 16 | extra value << 24 | extra bits << 40, by match length.
-        var matchEntry = [UInt64](repeating: 0, count: 259)
-        for length in 3...258 {
-            let symbol = Int(Self.lengthSymbol[length])
-            let extraBits = UInt64(Self.lengthExtraBits[symbol - 257])
-            let extra = UInt64(length - Int(Self.lengthBase[symbol - 257]))
-            matchEntry[length] = UInt64(table[symbol]) | extra << 24 | extraBits << 40
-        }
-        table.withUnsafeBufferPointer { t in
-            matchEntry.withUnsafeBufferPointer { m in
-                for token in tokens {
-                    if token < 256 {
-                        let e = t[Int(token)]
-                        writer.write(UInt64(e & 0xFFFF), bits: Int(e >> 16))
-                    } else {
-                        let e = m[Int(token & 0x1FF)]
-                        writer.write(e & 0xFFFF, bits: Int((e >> 16) & 0xFF))
-                        writer.write((e >> 24) & 0xFFFF, bits: Int(e >> 40))
-                        let d = token & 0x400 != 0 ? distance4 : distance1
-                        writer.write(UInt64(d & 0xFFFF), bits: Int(d >> 16))
-                    }
-                }
-            }
-        }
-        writer.write(UInt64(literalCodes[256]), bits: Int(literalLengths[256]))
-        writer.alignToByte()
-        let checksum = Adler32.checksum(input)
-        writer.write(UInt64(checksum.byteSwapped), bits: 32)
-        return writer.finish()
+        Array(compress(input, prefix: 0, suffix: 8).dropLast(8))
     }
 
-    /// The tokens of `input`, counted into the frequencies: a byte (< 256) is a literal; a run
-    /// of 3...258 bytes equal to the bytes 1 or 4 before them is a match, `0x200 | length`, with
-    /// `0x400` set for distance 4.
-    static func tokenize(_ input: UnsafeBufferPointer<UInt8>, literalCounts: inout [Int], distanceCounts: inout [Int])
-        -> [UInt16]
-    {
-        guard let p = input.baseAddress, input.count > 0 else { return [] }
+    /// The zlib stream of `input`, after `prefix` and before `suffix` bytes that the caller
+    /// fills in (a PNG chunk's header and its CRC, say); the array holds exactly the three.
+    ///
+    /// Two passes over the bytes (equality masks, then tokens with their counts) and one over
+    /// the tokens (their codes); the stream is written straight into the array, whose size is
+    /// known from the code lengths and counts before any token is written.
+    ///
+    /// - Precondition: `suffix >= 8`: the bit stream stores 8 bytes at a time.
+    /// - Complexity: O(n).
+    static func compress(_ input: UnsafeBufferPointer<UInt8>, prefix: Int, suffix: Int) -> [UInt8] {
+        precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
         let n = input.count
-        var tokens = [UInt16]()
-        tokens.reserveCapacity(n)
-        let symbols = Self.lengthSymbol
-        literalCounts.withUnsafeMutableBufferPointer { lit in
-            symbols.withUnsafeBufferPointer { lengthSymbol in
-                var i = 0
-                while i < n {
-                    var best = 0
-                    var distance = 1
-                    let limit = min(258, n - i)
-                    if i >= 1 && p[i] == p[i - 1] {
-                        best = runLength(p + i, p + i - 1, distance: 1, limit: limit)
-                    }
-                    if best < limit && i >= 4 && p[i] == p[i - 4] {
-                        let r = runLength(p + i, p + i - 4, distance: 4, limit: limit)
-                        if r > best {
-                            best = r
-                            distance = 4
-                        }
-                    }
-                    if best >= 3 {
-                        tokens.append(UInt16(0x200 | best | (distance == 4 ? 0x400 : 0)))
-                        lit[Int(lengthSymbol[best])] += 1
-                        distanceCounts[distance == 4 ? 3 : 0] += 1
-                        i += best
-                    } else {
-                        tokens.append(UInt16(p[i]))
-                        lit[Int(p[i])] += 1
-                        i += 1
-                    }
-                }
-            }
+        let words = RunTokenizer.maskWordCount(byteCount: n)
+        let scratch = UnsafeMutableRawPointer.allocate(
+            byteCount: words * 16 + RunTokenizer.tokenCount * 4 + n * 2, alignment: 16)
+        defer { scratch.deallocate() }
+        let equalAt1 = scratch.bindMemory(to: UInt64.self, capacity: 2 * words)
+        let equalAt4 = equalAt1 + words
+        let histogram = (scratch + words * 16).bindMemory(to: UInt32.self, capacity: RunTokenizer.tokenCount)
+        histogram.initialize(repeating: 0, count: RunTokenizer.tokenCount)
+        let tokens = (scratch + words * 16 + RunTokenizer.tokenCount * 4).bindMemory(to: UInt16.self, capacity: n)
+        var tokenCount = 0
+        if let bytes = input.baseAddress {
+            RunTokenizer.equalityMasks(bytes, count: n, near: equalAt1, far: equalAt4)
+            tokenCount = RunTokenizer.tokenize(
+                bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histogram: histogram)
         }
-        return tokens
-    }
+        let code = TokenCode(histogram: UnsafeBufferPointer(start: histogram, count: RunTokenizer.tokenCount))
 
-    /// How many bytes from `current` on equal those `distance` before them, up to `limit`;
-    /// 8 bytes at a time where the source does not overlap the run.
-    @inline(__always)
-    static func runLength(
-        _ current: UnsafePointer<UInt8>, _ source: UnsafePointer<UInt8>, distance: Int, limit: Int
-    ) -> Int {
-        var r = 0
-        if distance == 1 {
-            let byte = current[-1]
-            let word = UInt64(byte) &* 0x0101_0101_0101_0101
-            while r + 8 <= limit && UnsafeRawPointer(current + r).loadUnaligned(as: UInt64.self) == word { r += 8 }
-            while r < limit && current[r] == byte { r += 1 }
-        } else {
-            while r + 8 <= limit
-                && UnsafeRawPointer(current + r).loadUnaligned(as: UInt64.self)
-                    == UnsafeRawPointer(source + r).loadUnaligned(as: UInt64.self)
-            { r += 8 }
-            while r < limit && current[r] == source[r] { r += 1 }
+        // Header and trees into a small buffer first, to know where the tokens start.
+        let head = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 8)
+        defer { head.deallocate() }
+        var stream = DeflateBitStream(at: head)
+        stream.write(0x78, bits: 8)  // zlib header: deflate, 32 KiB window,
+        stream.write(0x01, bits: 8)  // fastest level, check bits.
+        stream.write(1, bits: 1)  // Final block,
+        stream.write(2, bits: 2)  // dynamic Huffman codes.
+        writeTrees(literalLengths: code.literalLengths, distanceLengths: code.distanceLengths, into: &stream)
+        let headCount = head.distance(to: stream.next)
+        var bits = UInt64(headCount * 8) + stream.pendingBits + code.endOfBlock >> 56
+        for token in 0..<RunTokenizer.tokenCount { bits += UInt64(histogram[token]) * (code.packed[token] >> 56) }
+        let streamCount = Int((bits + 7) / 8) + 4  // Then the Adler-32.
+
+        let checksum = Adler32.checksum(input)
+        return [UInt8](unsafeUninitializedCapacity: prefix + streamCount + suffix) { buffer, count in
+            guard let start = buffer.baseAddress.map({ UnsafeMutableRawPointer($0 + prefix) }) else { return }
+            start.copyMemory(from: head, byteCount: headCount)
+            stream.move(to: start + headCount)
+            precondition(code.longest <= 28, "two tokens must fit one write")
+            code.packed.withUnsafeBufferPointer { packed in
+                var k = 0
+                while k &+ 4 <= tokenCount {
+                    stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
+                    stream.write(packed: packed[Int(tokens[k &+ 2])], packed[Int(tokens[k &+ 3])])
+                    k &+= 4
+                }
+                if k &+ 2 <= tokenCount {
+                    stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
+                    k &+= 2
+                }
+                if k < tokenCount { stream.write(packed: packed[Int(tokens[k])]) }
+            }
+            stream.write(packed: code.endOfBlock)
+            stream.alignToByte()
+            stream.write(UInt64(checksum.byteSwapped), bits: 32)
+            precondition(stream.next == start + streamCount, "the stream's size was computed wrongly")
+            count = prefix + streamCount + suffix
         }
-        return r
     }
 
     /// Writes the code lengths of both trees, run-length coded with the code-length alphabet.
-    static func writeTrees(literalLengths: [UInt8], distanceLengths: [UInt8], into writer: inout BitWriter) {
+    static func writeTrees(literalLengths: [UInt8], distanceLengths: [UInt8], into writer: inout DeflateBitStream) {
         var literalCount = 286
         while literalCount > 257 && literalLengths[literalCount - 1] == 0 { literalCount -= 1 }
         var distanceCount = 30
@@ -188,8 +134,8 @@ enum RunLengthDeflate {
         writer.write(UInt64(orderCount - 4), bits: 4)
         for k in 0..<orderCount { writer.write(UInt64(lengths[order[k]]), bits: 3) }
         for (symbol, extra, bits) in symbols {
-            writer.write(UInt64(codes[Int(symbol)]), bits: Int(lengths[Int(symbol)]))
-            if bits > 0 { writer.write(UInt64(extra), bits: Int(bits)) }
+            writer.write(UInt64(codes[Int(symbol)]), bits: UInt64(lengths[Int(symbol)]))
+            if bits > 0 { writer.write(UInt64(extra), bits: UInt64(bits)) }
         }
     }
 
