@@ -29,7 +29,7 @@ struct CellBounds: Sendable {
     /// The occupied cells of `level` (`level` < 32) of `index`.
     ///
     /// - Complexity: O(c · log(n / c)) to find the c occupied cells among n points, then
-    ///   O(c) per 16 bits of rows spanned to sort them.
+    ///   O(c) per 11 bits of rows spanned to sort them.
     init(index: PointIndex, level: Int) {
         precondition((0..<32).contains(level))
         columns = UInt64(1) << UInt64(32 - level)
@@ -57,6 +57,80 @@ struct CellBounds: Sendable {
     /// The column and row of a packed cell.
     static func position(_ cell: UInt64) -> (x: UInt64, y: UInt64) {
         (cell & 0xFFFF_FFFF, cell >> 32)
+    }
+
+    /// The bound of each occupied cell: the same as `bounds(of: cells, taps: taps)`, with
+    /// each pair of cells within reach met once, from the first, and added to both (the
+    /// kernel is symmetric), so each row is read beside the rows below it only.
+    ///
+    /// - Complexity: O(c · reach) plus the pairs of cells within reach.
+    func boundsOfOccupiedCells(taps: [Float]) -> [Float] {
+        precondition(!taps.isEmpty && taps[0] == 1 && columns > UInt64(2 * taps.count - 1))
+        let reach = UInt64(taps.count - 1)
+        var bounds = weights
+        let rowCount = rowStarts.count - 1
+        bounds.withUnsafeMutableBufferPointer { out in
+            cells.withUnsafeBufferPointer { c in
+                weights.withUnsafeBufferPointer { w in
+                    func column(_ i: Int) -> UInt64 { c[i] & 0xFFFF_FFFF }
+                    func add(_ i: Int, _ j: Int, _ tap: Float) {
+                        out[i] += w[j] * tap
+                        out[j] += w[i] * tap
+                    }
+                    for r in 0..<rowCount {
+                        let y = c[rowStarts[r]] >> 32
+                        let row = rowStarts[r]..<rowStarts[r + 1]
+                        // Along the row: each cell with the cells after it within reach.
+                        for i in row {
+                            var j = i + 1
+                            while j < row.upperBound && column(j) - column(i) <= reach {
+                                add(i, j, taps[Int(column(j) - column(i))])
+                                j += 1
+                            }
+                        }
+                        // Rows below within reach, with a cursor each.
+                        var n = r + 1
+                        while n < rowCount && c[rowStarts[n]] >> 32 <= y + reach {
+                            let below = rowStarts[n]..<rowStarts[n + 1]
+                            let factor = taps[Int((c[rowStarts[n]] >> 32) - y)]
+                            var cursor = below.lowerBound
+                            for i in row {
+                                let x = column(i)
+                                while cursor < below.upperBound && column(cursor) + reach < x { cursor += 1 }
+                                var j = cursor
+                                while j < below.upperBound && column(j) <= x + reach {
+                                    add(i, j, factor * taps[Int(column(j) > x ? column(j) - x : x - column(j))])
+                                    j += 1
+                                }
+                            }
+                            n += 1
+                        }
+                    }
+                    // Across the antimeridian: cells near the first column of one row with
+                    // cells near the last column of a row within reach.
+                    for r in 0..<rowCount {
+                        let y = c[rowStarts[r]] >> 32
+                        var n = r
+                        while n < rowCount && c[rowStarts[n]] >> 32 <= y + reach {
+                            let factor = taps[Int((c[rowStarts[n]] >> 32) - y)]
+                            for (a, b) in n == r ? [(r, r)] : [(r, n), (n, r)] {
+                                var i = rowStarts[a]
+                                while i < rowStarts[a + 1] && column(i) < reach {
+                                    var j = rowStarts[b + 1] - 1
+                                    while j >= rowStarts[b] && column(j) + reach >= column(i) + columns {
+                                        add(i, j, factor * taps[Int(column(i) + columns - column(j))])
+                                        j -= 1
+                                    }
+                                    i += 1
+                                }
+                            }
+                            n += 1
+                        }
+                    }
+                }
+            }
+        }
+        return bounds
     }
 
     /// Where each row of row-major packed cells starts, and their count last.
@@ -105,7 +179,8 @@ struct CellBounds: Sendable {
         }
     }
 
-    /// Stable counting sorts on the row bits, at most 16 at a time.
+    /// Stable counting sorts on the row bits, at most 11 at a time (few enough buckets to
+    /// stay in cache).
     private static func sortByRow(_ cells: inout [UInt64], _ weights: inout [Float]) {
         guard let first = cells.first else { return }
         var low = first >> 32
@@ -116,7 +191,7 @@ struct CellBounds: Sendable {
         }
         let bits = 64 - (high - low).leadingZeroBitCount
         guard bits > 0 else { return }
-        let passes = (bits + 15) / 16
+        let passes = (bits + 10) / 11
         let digitBits = (bits + passes - 1) / passes
         let mask = (1 << digitBits) - 1
         var sortedCells = [UInt64](repeating: 0, count: cells.count)
@@ -257,16 +332,32 @@ extension PointIndex {
         let shift = UInt64(2 * level)
         return keys.withUnsafeBufferPointer { k in
             prefix.withUnsafeBufferPointer { p in
-                guard k.count >= 1_000_000 else { return Self.occupiedCells(k, p, 0..<k.count, shift: shift) }
+                guard k.count >= 1_000_000 else {
+                    var cells: [UInt64] = []
+                    var weights: [Float] = []
+                    Self.appendCells(k, p, 0..<k.count, shift: shift, to: &cells, &weights)
+                    return (cells, weights)
+                }
                 // The second half starts with the first key of a cell.
                 let split = k.firstIndex(atLeast: (k[k.count / 2] >> shift) << shift, from: 0)
                 let halves = [0..<split, split..<k.count]
-                nonisolated(unsafe) var parts: [(cells: [UInt64], weights: [Float])] = [([], []), ([], [])]
+                // Each half is written by one thread only.
+                nonisolated(unsafe) var first: (cells: [UInt64], weights: [Float]) = ([], [])
+                nonisolated(unsafe) var second: (cells: [UInt64], weights: [Float]) = ([], [])
                 nonisolated(unsafe) let (keys, sums) = (k, p)
                 DispatchQueue.concurrentPerform(iterations: 2) { i in
-                    parts[i] = Self.occupiedCells(keys, sums, halves[i], shift: shift)
+                    // Room for the whole answer in the first half's arrays: no copy as they grow.
+                    let room = i == 0 ? keys.count : halves[1].count
+                    var cells: [UInt64] = []
+                    var weights: [Float] = []
+                    cells.reserveCapacity(room)
+                    weights.reserveCapacity(room)
+                    Self.appendCells(keys, sums, halves[i], shift: shift, to: &cells, &weights)
+                    if i == 0 { first = (cells, weights) } else { second = (cells, weights) }
                 }
-                return (parts[0].cells + parts[1].cells, parts[0].weights + parts[1].weights)
+                first.cells += second.cells
+                first.weights += second.weights
+                return first
             }
         }
     }
@@ -289,11 +380,7 @@ extension PointIndex {
                     let next = code + 1
                     let end =
                         next >> (64 - coarseShift) == 0 ? k.firstIndex(atLeast: next << coarseShift, from: i) : k.count
-                    if i < end {
-                        let part = Self.occupiedCells(k, p, i..<end, shift: shift)
-                        cells += part.cells
-                        weights += part.weights
-                    }
+                    if i < end { Self.appendCells(k, p, i..<end, shift: shift, to: &cells, &weights) }
                     i = end
                 }
             }
@@ -301,12 +388,12 @@ extension PointIndex {
         return (cells, weights)
     }
 
-    /// ``occupiedCells(level:)`` over the keys `range`, which starts with a cell's first key.
-    private static func occupiedCells(
-        _ k: UnsafeBufferPointer<UInt64>, _ p: UnsafeBufferPointer<Double>, _ range: Range<Int>, shift: UInt64
-    ) -> (cells: [UInt64], weights: [Float]) {
-        var cells: [UInt64] = []
-        var weights: [Float] = []
+    /// Appends the cells of ``occupiedCells(level:)`` over the keys `range`, which starts
+    /// with a cell's first key, to `cells` and `weights`.
+    private static func appendCells(
+        _ k: UnsafeBufferPointer<UInt64>, _ p: UnsafeBufferPointer<Double>, _ range: Range<Int>, shift: UInt64,
+        to cells: inout [UInt64], _ weights: inout [Float]
+    ) {
         var i = range.lowerBound
         while i < range.upperBound {
             let cell = k[i] >> shift
@@ -321,7 +408,6 @@ extension PointIndex {
             }
             i = j
         }
-        return (cells, weights)
     }
 }
 

@@ -78,7 +78,7 @@ extension MaximumSearch {
         var best: Float = 0
         dive(fromHighest: grid.weights, of: grid.cells, levels: levels, best: &best)
         let shifted = (0...2).map { levels.taps[max(0, $0 - 1)] }
-        let loose = grid.bounds(of: grid.cells, taps: shifted)
+        let loose = grid.boundsOfOccupiedCells(taps: shifted)
         let targets = Self.neighbourhoods(
             of: loose.indices.filter { loose[$0] * margin > best }.map { grid.cells[$0] }, columns: Int(grid.columns))
         let bounds = grid.bounds(of: targets, taps: Array(levels.taps.prefix(2)))

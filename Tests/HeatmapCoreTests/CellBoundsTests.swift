@@ -1,0 +1,71 @@
+import Testing
+
+@testable import HeatmapCore
+
+/// The pieces of the sweep behind M(z) agree with their plain definitions.
+@Suite struct CellBoundsTests {
+    /// An index of clustered points with some on both sides of the antimeridian.
+    static func index(seed: UInt64) throws -> PointIndex {
+        try PointIndex(points: MaximumSearchStartTests.clusters(seed: seed))
+    }
+
+    /// The bound of one cell from its definition: every occupied cell within reach, scaled.
+    static func definition(of target: UInt64, in grid: CellBounds, taps: [Float]) -> Double {
+        let reach = Int64(taps.count - 1)
+        let columns = Int64(grid.columns)
+        let (tx, ty) = CellBounds.position(target)
+        var sum = 0.0
+        for (cell, weight) in zip(grid.cells, grid.weights) {
+            let (x, y) = CellBounds.position(cell)
+            let dy = abs(Int64(y) - Int64(ty))
+            var dx = abs(Int64(x) - Int64(tx))
+            dx = min(dx, columns - dx)
+            if dx <= reach && dy <= reach { sum += Double(weight) * Double(taps[Int(dx)]) * Double(taps[Int(dy)]) }
+        }
+        return sum
+    }
+
+    @Test("bounds of occupied and empty cells equal the definition, across the antimeridian", arguments: [10, 14, 17])
+    func boundsMatchDefinition(level: Int) throws {
+        let grid = CellBounds(index: try Self.index(seed: UInt64(level)), level: level)
+        try #require(grid.cells.count > 100)
+        let taps: [Float] = [1, 0.9, 0.5]
+        let targets = MaximumSearch.neighbourhoods(of: grid.cells, columns: Int(grid.columns))
+        let bounds = grid.bounds(of: targets, taps: taps)
+        for (target, bound) in zip(targets, bounds) {
+            let expected = Self.definition(of: target, in: grid, taps: taps)
+            #expect(abs(Double(bound) - expected) <= 1e-5 * max(1, expected))
+        }
+        let own = grid.boundsOfOccupiedCells(taps: taps)
+        for (cell, bound) in zip(grid.cells, own) {
+            let expected = Self.definition(of: cell, in: grid, taps: taps)
+            #expect(abs(Double(bound) - expected) <= 1e-5 * max(1, expected))
+        }
+    }
+
+    @Test("neighbourhoods and splits are the plain sets, sorted, without repeats")
+    func neighbourhoodsAndSplits() throws {
+        let columns = 64
+        let cells: [UInt64] = [(0, 0), (63, 0), (5, 3), (6, 3), (40, 3), (5, 5), (0, 63), (62, 63)]
+            .map { UInt64($0.1) << 32 | UInt64($0.0) }
+        var expected = Set<UInt64>()
+        for cell in cells {
+            let (x, y) = CellBounds.position(cell)
+            for dy in -1...1 where (0..<columns).contains(Int(y) + dy) {
+                for dx in -1...1 {
+                    expected.insert(UInt64(Int(y) + dy) << 32 | UInt64((Int(x) + dx + columns) % columns))
+                }
+            }
+        }
+        #expect(MaximumSearch.neighbourhoods(of: cells, columns: columns) == expected.sorted())
+        let split = MaximumSearch.split(cells, by: 4)
+        #expect(split == split.sorted() && Set(split).count == cells.count * 16)
+        #expect(split.allSatisfy { part in cells.contains(((part >> 32) / 4) << 32 | (part & 0xFFFF_FFFF) / 4) })
+    }
+
+    @Test("the heaviest cells are found in order, ties by place")
+    func highest() {
+        #expect(MaximumSearch.highest(3, of: [1, 5, 2, 5, 9, 0]) == [4, 1, 3])
+        #expect(MaximumSearch.highest(10, of: [2, 1]) == [0, 1])
+    }
+}
