@@ -37,10 +37,13 @@ def main():
               f"| {t.get('referenceMs', 0):.0f} | {t.get('speedupOverReference', 0):.0f} | | |")
     print()
     sizes = sorted({int(k) for s in r["scaling"] for k in s["milliseconds"]})
-    print("| tile (gather + convolve, ms) | kind | " + " | ".join(f"{n:,} points" for n in sizes) + " | largest / smallest |")
+    print("| tile (gather + convolve, ms; gather in brackets) | kind | " + " | ".join(f"{n:,} points" for n in sizes) + " | largest / smallest |")
     print("|---|---|" + "---:|" * (len(sizes) + 1))
     for s in r["scaling"]:
-        cells = " | ".join(f"{s['milliseconds'].get(str(n), 0):.2f}" for n in sizes)
+        gathers = s.get("gatherMilliseconds", {})
+        cells = " | ".join(
+            f"{s['milliseconds'].get(str(n), 0):.2f}" + (f" ({gathers[str(n)]:.2f})" if str(n) in gathers else "")
+            for n in sizes)
         print(f"| {s['tile']} | {s['kind']} | {cells} | {s['ratioLargestToSmallest']:.1f} |")
     print()
     zooms = sorted({n["zoom"] for n in r["normalization"]})
@@ -50,6 +53,10 @@ def main():
     for p in points:
         row = {n["zoom"]: n["milliseconds"] for n in r["normalization"] if n["points"] == p}
         print(f"| {p:,} points | " + " | ".join(f"{row.get(z, 0):.1f}" for z in zooms) + " |")
+        root = {n["zoom"]: n.get("fromRootMilliseconds") for n in r["normalization"] if n["points"] == p}
+        if any(v is not None for v in root.values()):
+            print(f"| {p:,} points, from the root only | " + " | ".join(
+                f"{root[z]:.1f}" if root.get(z) is not None else "" for z in zooms) + " |")
     print()
     for t in r["throughput"]:
         print(f"Throughput, zoom {t['zoom']} (all {t['tiles']} tiles with data, PNG included, no cache): "

@@ -6,7 +6,7 @@ import HeatmapKit
 
 let usage = """
     usage: heatmap-bench [--points N] [--sizes N,N,...] [--zooms Z,Z,...] [--repetitions N] [--seed N]
-                         [--quick] [--only SECTIONS] [--json FILE]
+                         [--quick] [--only SECTIONS] [--json FILE] [--export DIR] [--help]
       --points N        the data size for tiles, the reference, M(z) and throughput (default 1000000)
       --sizes           sizes for index building and scaling (default 100000,1000000,10000000)
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
@@ -19,6 +19,10 @@ let usage = """
     """
 
 var options = BenchmarkOptions()
+if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
+    print(usage)
+    exit(0)
+}
 do {
     options = try BenchmarkOptions(arguments: Array(CommandLine.arguments.dropFirst()))
 } catch {
