@@ -78,18 +78,6 @@ private struct SummaryWalker {
     /// The first index in `lo..<hi` whose entry's code is at least `code`.
     @inline(__always)
     func lowerBound(code: UInt64, _ lo: Int, _ hi: Int) -> Int {
-        let key = code << 32
-        var lo = lo
-        var count = hi - lo
-        while count > 0 {
-            let step = count / 2
-            if entries[lo + step] < key {
-                lo += step + 1
-                count -= step + 1
-            } else {
-                count = step
-            }
-        }
-        return lo
+        entries.firstIndex(atLeast: code << 32, in: lo..<hi)
     }
 }

@@ -168,31 +168,12 @@ private struct Walker {
     /// `start` in doubling steps, then by bisection.
     @inline(__always)
     func gallop(to key: UInt64, from start: Int, _ hi: Int) -> Int {
-        var low = start
-        var high = start
-        var step = 1
-        while high < hi && keys[high] < key {
-            low = high + 1
-            high = min(hi, high + step)
-            step <<= 1
-        }
-        return lowerBound(key, low, high)
+        keys.firstIndex(atLeast: key, from: start, before: hi)
     }
 
     /// The first index in `lo..<hi` whose key is at least `key`.
     @inline(__always)
     func lowerBound(_ key: UInt64, _ lo: Int, _ hi: Int) -> Int {
-        var lo = lo
-        var count = hi - lo
-        while count > 0 {
-            let step = count / 2
-            if keys[lo + step] < key {
-                lo += step + 1
-                count -= step + 1
-            } else {
-                count = step
-            }
-        }
-        return lo
+        keys.firstIndex(atLeast: key, in: lo..<hi)
     }
 }

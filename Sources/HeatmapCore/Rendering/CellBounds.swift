@@ -410,32 +410,3 @@ extension PointIndex {
         }
     }
 }
-
-extension UnsafeBufferPointer<UInt64> {
-    /// The first index from `start` on whose key is at least `key`, for ascending keys:
-    /// doubling steps outward from `start`, then bisection.
-    ///
-    /// - Complexity: O(log d) for an answer d places from `start`.
-    @inline(__always)
-    func firstIndex(atLeast key: UInt64, from start: Int) -> Int {
-        var low = start
-        var high = start
-        var step = 1
-        while high < count && self[high] < key {
-            low = high + 1
-            high = Swift.min(count, high + step)
-            step <<= 1
-        }
-        var size = high - low
-        while size > 0 {
-            let half = size / 2
-            if self[low + half] < key {
-                low += half + 1
-                size -= half + 1
-            } else {
-                size = half
-            }
-        }
-        return low
-    }
-}
