@@ -15,7 +15,7 @@ public struct PointFile: Sendable {
 }
 
 /// Reads points from JSON, CSV, TSV, GeoJSON or NDJSON files, plain or gzip-compressed,
-/// streaming into a ``PointIndex`` (about 12 bytes a point while reading, 20 in the index).
+/// streaming into a ``PointIndex`` (about 12 bytes a point while reading, 20 to 26 in the index).
 ///
 /// ```swift
 /// let file = try PointFileReader.read(path: "cities.csv", options: .init(weightColumn: "population"))
