@@ -37,12 +37,14 @@ def main():
               f"| {t.get('referenceMs', 0):.0f} | {t.get('speedupOverReference', 0):.0f} | | |")
     print()
     sizes = sorted({int(k) for s in r["scaling"] for k in s["milliseconds"]})
-    print("| tile (gather + convolve, ms; gather in brackets) | kind | " + " | ".join(f"{n:,} points" for n in sizes) + " | largest / smallest |")
+    print("| tile (gather + convolve, ms; gather in brackets; occupied pixels of the padded tile) | kind | " + " | ".join(f"{n:,} points" for n in sizes) + " | largest / smallest |")
     print("|---|---|" + "---:|" * (len(sizes) + 1))
     for s in r["scaling"]:
         gathers = s.get("gatherMilliseconds", {})
+        occupied = s.get("occupiedPixels", {})
         cells = " | ".join(
             f"{s['milliseconds'].get(str(n), 0):.2f}" + (f" ({gathers[str(n)]:.2f})" if str(n) in gathers else "")
+            + (f", {occupied[str(n)]:,} px" if str(n) in occupied else "")
             for n in sizes)
         print(f"| {s['tile']} | {s['kind']} | {cells} | {s['ratioLargestToSmallest']:.1f} |")
     print()

@@ -14,6 +14,8 @@ struct ScalingMeasurement: Codable {
     var milliseconds: [String: Double]
     /// Of `milliseconds`, the time spent gathering pixel weights from the index.
     var gatherMilliseconds: [String: Double] = [:]
+    /// The pixels of the padded tile that hold weight, at each size: the work of the tile.
+    var occupiedPixels: [String: Int] = [:]
     var ratioLargestToSmallest: Double
 }
 

@@ -111,6 +111,7 @@ for zoom in options.zooms {
 for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
     var milliseconds: [String: Double] = [:]
     var gatherMilliseconds: [String: Double] = [:]
+    var occupiedPixels: [String: Int] = [:]
     for size in sizes {
         guard let index = indexes[size] else { continue }
         let space = try PixelSpace(zoom: t.zoom, scale: t.scale)
@@ -127,6 +128,9 @@ for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
         }
         milliseconds[String(size)] = Measure.median(times)
         gatherMilliseconds[String(size)] = Measure.median(gathers)
+        var counted = RenderTimings()
+        _ = index.intensity(in: rect, space: space, kernel: kernel, timings: &counted)
+        occupiedPixels[String(size)] = counted.occupiedPixels
     }
     let smallest = milliseconds[String(sizes.first ?? 0)] ?? 1
     let largest = milliseconds[String(sizes.last ?? 0)] ?? 1
@@ -134,14 +138,14 @@ for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
     report.scaling.append(
         ScalingMeasurement(
             tile: name, kind: t.kind, milliseconds: milliseconds, gatherMilliseconds: gatherMilliseconds,
-            ratioLargestToSmallest: largest / max(1e-6, smallest))
+            occupiedPixels: occupiedPixels, ratioLargestToSmallest: largest / max(1e-6, smallest))
     )
     log(
         String(
             format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0),
             t.kind.padding(toLength: 6, withPad: " ", startingAt: 0),
             milliseconds.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map {
-                "\($0.key): \(String(format: "%.3f", $0.value)) ms (gather \(String(format: "%.3f", gatherMilliseconds[$0.key] ?? 0)))"
+                "\($0.key): \(String(format: "%.3f", $0.value)) ms (gather \(String(format: "%.3f", gatherMilliseconds[$0.key] ?? 0)), \(occupiedPixels[$0.key] ?? 0) px)"
             }.joined(separator: ", "), largest / max(1e-6, smallest)))
 }
 
@@ -153,9 +157,15 @@ for size in sizes where options.sections.contains("normalization") {
         let kernel = GaussianKernel(radius: 20)
         var value: Float = 0
         var rootValue: Float = 0
-        let ms = Measure.seconds { value = index.maximumIntensity(space: space, kernel: kernel) } * 1000
-        let rootMs =
-            Measure.seconds { rootValue = index.maximumIntensity(space: space, kernel: kernel, start: .root) } * 1000
+        // Medians of up to 3: M(z) is not cached here, each run searches afresh.
+        let runs = 0..<min(3, options.repetitions)
+        let ms = Measure.median(
+            runs.map { _ in Measure.seconds { value = index.maximumIntensity(space: space, kernel: kernel) } * 1000 })
+        let rootMs = Measure.median(
+            runs.map { _ in
+                Measure.seconds { rootValue = index.maximumIntensity(space: space, kernel: kernel, start: .root) }
+                    * 1000
+            })
         report.normalization.append(
             NormalizationMeasurement(
                 points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value),

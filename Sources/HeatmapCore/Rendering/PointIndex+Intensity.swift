@@ -40,6 +40,7 @@ extension PointIndex {
         if let timings {
             timings.pointee.gather += gathered - start
             timings.pointee.convolve += clock.now - gathered
+            timings.pointee.occupiedPixels += cells.rowCounts.reduce(0) { $0 + Int($1) }
         }
         return IntensityGrid(width: width, height: height, values: values, maximum: maximum, isEmpty: cells.isEmpty)
     }
@@ -103,6 +104,9 @@ public struct RenderTimings: Sendable {
     public var gather: Duration = .zero
     /// Convolving and finding the maximum.
     public var convolve: Duration = .zero
+    /// The pixels of the padded rectangles that held weight (a pixel reached twice, across
+    /// the antimeridian, counts twice).
+    public var occupiedPixels = 0
 
     /// No time yet.
     public init() {}
