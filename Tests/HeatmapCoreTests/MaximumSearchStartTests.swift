@@ -35,7 +35,7 @@ import Testing
         return points
     }
 
-    @Test("every start finds the brute-force maximum", arguments: [4, 9, 13, 16, 19])
+    @Test("every start finds the brute-force maximum", arguments: [4, 9, 13, 16, 19, 22])
     func everyStart(zoom: Int) throws {
         let points = Self.clusters(seed: UInt64(zoom))
         let index = try PointIndex(points: points)
@@ -50,6 +50,23 @@ import Testing
                     abs(m - reference) <= 1e-5 * reference,
                     "zoom \(zoom) scale \(scale) radius \(radius) \(start): M \(m), brute force \(reference)")
             }
+        }
+    }
+
+    @Test("no weight gives 0 and one point gives its weight, from every start", arguments: [3, 16, 22])
+    func edgeCases(zoom: Int) throws {
+        let space = try PixelSpace(zoom: zoom, scale: 1)
+        let kernel = GaussianKernel(radius: 20)
+        let nothing = try PointIndex(points: [
+            WeightedLatLng(coordinate: Coordinate(latitude: 10, longitude: 179.9999), intensity: 0),
+            WeightedLatLng(coordinate: Coordinate(latitude: -40, longitude: 20), intensity: 0),
+        ])
+        let one = try PointIndex(points: [
+            WeightedLatLng(coordinate: Coordinate(latitude: 10, longitude: 179.9999), intensity: 2.5)
+        ])
+        for start: PointIndex.MaximumSearchStart in [.automatic, .root, .cells] {
+            #expect(nothing.maximumIntensity(space: space, kernel: kernel, start: start) == 0)
+            #expect(one.maximumIntensity(space: space, kernel: kernel, start: start) == 2.5)
         }
     }
 }
