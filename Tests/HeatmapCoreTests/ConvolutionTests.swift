@@ -39,22 +39,10 @@ import Testing
     /// Loads `weights` into gathered cells through the gather's sink and convolves them.
     static func convolve(weights: [Float], width: Int, height: Int, radius: Int) -> (values: [Float], maximum: Float) {
         var cells = GatheredCells(width: width, height: height)
-        let stride = cells.stride
-        let shift = cells.chunkShift
-        cells.storage.withUnsafeMutableBufferPointer { storage in
-            cells.rowChunks.withUnsafeMutableBufferPointer { chunks in
-                cells.rowCounts.withUnsafeMutableBufferPointer { counts in
-                    guard let storage = storage.baseAddress, let chunks = chunks.baseAddress,
-                        let counts = counts.baseAddress
-                    else { return }
-                    var sink = GridSink(
-                        cells: storage, rowChunks: chunks, rowCounts: counts, stride: stride, chunkShift: shift,
-                        columnOffset: 0, rowOffset: 0)
-                    for y in 0..<height {
-                        for x in 0..<width where weights[y * width + x] != 0 {
-                            sink.add(column: x, row: y, weight: Double(weights[y * width + x]))
-                        }
-                    }
+        cells.withSink(columnOffset: 0, rowOffset: 0) { sink in
+            for y in 0..<height {
+                for x in 0..<width where weights[y * width + x] != 0 {
+                    sink.add(column: x, row: y, weight: Double(weights[y * width + x]))
                 }
             }
         }

@@ -44,6 +44,28 @@ struct GatheredCells {
     var isEmpty: Bool { !rowChunks.contains { $0 != 0 } }
 }
 
+extension GatheredCells {
+    /// Calls `body` with a sink that adds weights to these cells: world pixel (`column`,
+    /// `row`) goes to grid pixel (`column + columnOffset`, `row + rowOffset`).
+    mutating func withSink(columnOffset: Int, rowOffset: Int, _ body: (inout GridSink) -> Void) {
+        let stride = self.stride
+        let chunkShift = self.chunkShift
+        storage.withUnsafeMutableBufferPointer { storage in
+            rowChunks.withUnsafeMutableBufferPointer { chunks in
+                rowCounts.withUnsafeMutableBufferPointer { counts in
+                    guard let storage = storage.baseAddress, let chunks = chunks.baseAddress,
+                        let counts = counts.baseAddress
+                    else { return }
+                    var sink = GridSink(
+                        cells: storage, rowChunks: chunks, rowCounts: counts, stride: stride, chunkShift: chunkShift,
+                        columnOffset: columnOffset, rowOffset: rowOffset)
+                    body(&sink)
+                }
+            }
+        }
+    }
+}
+
 /// Writes gathered weights into a ``GatheredCells`` grid and marks the occupied chunks.
 struct GridSink: CellSink {
     static var takesWholeCells: Bool { false }

@@ -67,30 +67,17 @@ extension PointIndex {
         let world = space.worldSize
         let rows = max(0, padded.y)..<min(world, padded.y + padded.height)
         guard !rows.isEmpty else { return }
-        let stride = cells.stride
         // Where pixels are the cells of a summary, one entry a pixel rather than its keys.
         let summary = fromSummaries ? space.pixelLevel.flatMap { summaries.summary(level: $0) } : nil
-        let chunkShift = cells.chunkShift
-        cells.storage.withUnsafeMutableBufferPointer { storage in
-            cells.rowChunks.withUnsafeMutableBufferPointer { chunks in
-                cells.rowCounts.withUnsafeMutableBufferPointer { counts in
-                    guard let storage = storage.baseAddress, let chunks = chunks.baseAddress,
-                        let counts = counts.baseAddress
-                    else { return }
-                    PointIndex.forEachWorldCopy(of: padded.x..<(padded.x + padded.width), worldSize: world) {
-                        columns, offset in
-                        var sink = GridSink(
-                            cells: storage, rowChunks: chunks, rowCounts: counts, stride: stride,
-                            chunkShift: chunkShift, columnOffset: offset - padded.x, rowOffset: -padded.y)
-                        let query = PixelQuery(
-                            space: space, x0: columns.lowerBound, x1: columns.upperBound,
-                            y0: rows.lowerBound, y1: rows.upperBound)
-                        if let summary {
-                            summary.walk(query, into: &sink)
-                        } else {
-                            walk(query, into: &sink)
-                        }
-                    }
+        PointIndex.forEachWorldCopy(of: padded.x..<(padded.x + padded.width), worldSize: world) { columns, offset in
+            cells.withSink(columnOffset: offset - padded.x, rowOffset: -padded.y) { sink in
+                let query = PixelQuery(
+                    space: space, x0: columns.lowerBound, x1: columns.upperBound, y0: rows.lowerBound,
+                    y1: rows.upperBound)
+                if let summary {
+                    summary.walk(query, into: &sink)
+                } else {
+                    walk(query, into: &sink)
                 }
             }
         }
