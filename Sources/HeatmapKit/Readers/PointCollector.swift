@@ -13,7 +13,8 @@ struct PointCollector {
     var statistics = ReportAccumulator()
     var skipped = 0
     var skippedLines: [Int] = []
-    /// The points as read, kept only when not `nil` (for ``JSONPointReader``).
+    /// The points as read, kept only when not `nil` (for ``JSONPointReader``), and then
+    /// in place of the index: the builder stays empty.
     var points: [WeightedLatLng]?
 
     init(path: String, skipInvalid: Bool) {
@@ -43,17 +44,18 @@ struct PointCollector {
 
     /// Adds a point already checked with the `…Problem` functions.
     mutating func add(latitude: Double, longitude: Double, weight: Double) {
-        // The checks above are the builder's, so it cannot throw here.
-        do {
-            try builder.append(latitude: latitude, longitude: longitude, intensity: weight)
-        } catch {
-            return
-        }
-        statistics.add(latitude: latitude, longitude: longitude, weight: weight)
         if points != nil {
             points?.append(
                 WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude), intensity: weight))
+        } else {
+            // The checks above are the builder's, so it cannot throw here.
+            do {
+                try builder.append(latitude: latitude, longitude: longitude, intensity: weight)
+            } catch {
+                return
+            }
         }
+        statistics.add(latitude: latitude, longitude: longitude, weight: weight)
     }
 
     /// Skips an invalid row under `skipInvalid`, else throws its error.
@@ -63,9 +65,10 @@ struct PointCollector {
         if skippedLines.count < PointFileReport.skippedLinesKept { skippedLines.append(line) }
     }
 
-    /// The index and report; an error if no point was read.
+    /// The index (empty when the points are kept instead) and report; an error if no point
+    /// was read.
     mutating func finish(format: PointFormat) throws(PointFileError) -> PointFile {
-        guard builder.count > 0 else {
+        guard (points?.count ?? builder.count) > 0 else {
             if skipped > 0 {
                 let lines = skippedLines.map(String.init).joined(separator: ", ")
                 throw PointFileError(

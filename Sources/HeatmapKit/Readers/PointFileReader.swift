@@ -38,7 +38,9 @@ public enum PointFileReader {
         throws(PointFileError) -> PointFile
     {
         let path = input.path
-        if collector.builder.count == 0 {
+        if collector.points != nil {
+            collector.points?.reserveCapacity(try input.estimatedLineCount())
+        } else if collector.builder.count == 0 {
             collector.builder = PointIndex.Builder(capacity: try input.estimatedLineCount())
         }
         var format = options.format ?? .csv

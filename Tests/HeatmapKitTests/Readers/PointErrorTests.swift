@@ -102,6 +102,24 @@ import Testing
         #expect(try ReaderFiles.message(text, name: "p.json") == message)
     }
 
+    @Test("the list reader (no index) reports empty and all-invalid files as the index reader does")
+    func listReaderErrors() throws {
+        for (text, name) in [("[]", "p.json"), ("lat,lng\n91,2\n", "p.csv")] {
+            let path = try ReaderFiles.write(text, name: name)
+            let indexed = ReaderFiles.error(reading: path)?.description
+            var listed: String?
+            do {
+                _ = try JSONPointReader.read(contentsOf: path)
+            } catch {
+                listed = error.description
+            }
+            #expect(indexed != nil && listed == indexed)
+        }
+        let path = try ReaderFiles.write("lat,lng\n91,2\n3,4\n", name: "p.csv")
+        let points = try JSONPointReader.read(contentsOf: path, options: PointReadOptions(skipInvalid: true))
+        #expect(points.map(\.coordinate.latitude) == [3])
+    }
+
     @Test("a semicolon-separated header gets a hint")
     func semicolons() throws {
         let message = try #require(try ReaderFiles.message("lat;lng\n1;2\n"))
