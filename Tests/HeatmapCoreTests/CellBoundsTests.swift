@@ -43,6 +43,26 @@ import Testing
         }
     }
 
+    @Test("over 200,000 cells (sorted and swept on two cores) rows come in order and both sweeps agree")
+    func largeGrids() throws {
+        var random = SplitMix64(seed: 7)
+        let points = (0..<400_000).map { _ in
+            WeightedLatLng(
+                coordinate: Coordinate(
+                    latitude: Double.random(in: -60...60, using: &random),
+                    longitude: Double.random(in: -180..<180, using: &random)),
+                intensity: Double.random(in: 0.5...2, using: &random))
+        }
+        let grid = CellBounds(index: try PointIndex(points: points), level: 20)
+        try #require(grid.cells.count > 200_000)
+        #expect(zip(grid.cells, grid.cells.dropFirst()).allSatisfy { $0 < $1 })
+        let taps: [Float] = [1, 1, 0.7]
+        let symmetric = grid.boundsOfOccupiedCells(taps: taps)
+        let swept = grid.bounds(of: grid.cells, taps: taps)
+        #expect(zip(symmetric, swept).allSatisfy { abs($0 - $1) <= 1e-5 * max(1, $1) })
+        #expect(symmetric.count == grid.cells.count && symmetric.contains { $0 > 2 })
+    }
+
     @Test("neighbourhoods and splits are the plain sets, sorted, without repeats")
     func neighbourhoodsAndSplits() throws {
         let columns = 64

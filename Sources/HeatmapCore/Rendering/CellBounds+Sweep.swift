@@ -11,42 +11,39 @@ extension CellBounds {
         let reach = UInt64(taps.count - 1)
         var bounds = weights
         let rowCount = rowStarts.count - 1
+        // Two parts of rows, split at the row holding the middle cell, on two cores; the
+        // first part's pairs that reach into the second part's rows go to a spill buffer.
+        let split = rowStarts.firstIndex { $0 >= cells.count / 2 } ?? rowCount
+        let parts =
+            cells.count >= 200_000 && split > 0 && split < rowCount ? [0..<split, split..<rowCount] : [0..<rowCount]
+        let limit = parts.count == 2 ? rowStarts[split] : cells.count
+        var spill = [Float](
+            repeating: 0, count: parts.count == 2 ? rowStarts[min(rowCount, split + Int(reach))] - limit : 0)
         bounds.withUnsafeMutableBufferPointer { out in
+            spill.withUnsafeMutableBufferPointer { extra in
+                cells.withUnsafeBufferPointer { c in
+                    weights.withUnsafeBufferPointer { w in
+                        rowStarts.withUnsafeBufferPointer { starts in
+                            taps.withUnsafeBufferPointer { k in
+                                nonisolated(unsafe) let (out, extra, c, w, starts, k) = (out, extra, c, w, starts, k)
+                                DispatchQueue.concurrentPerform(iterations: parts.count) { part in
+                                    let pairs = Pairs(
+                                        cells: c, weights: w, rowStarts: starts, taps: k, out: out, spill: extra,
+                                        limit: part == 0 ? limit : Int.max)
+                                    for r in parts[part] { pairs.add(row: r) }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            for k in spill.indices { out[limit + k] += spill[k] }
             cells.withUnsafeBufferPointer { c in
                 weights.withUnsafeBufferPointer { w in
                     func column(_ i: Int) -> UInt64 { c[i] & 0xFFFF_FFFF }
                     func add(_ i: Int, _ j: Int, _ tap: Float) {
                         out[i] += w[j] * tap
                         out[j] += w[i] * tap
-                    }
-                    for r in 0..<rowCount {
-                        let y = c[rowStarts[r]] >> 32
-                        let row = rowStarts[r]..<rowStarts[r + 1]
-                        // Along the row: each cell with the cells after it within reach.
-                        for i in row {
-                            var j = i + 1
-                            while j < row.upperBound && column(j) - column(i) <= reach {
-                                add(i, j, taps[Int(column(j) - column(i))])
-                                j += 1
-                            }
-                        }
-                        // Rows below within reach, with a cursor each.
-                        var n = r + 1
-                        while n < rowCount && c[rowStarts[n]] >> 32 <= y + reach {
-                            let below = rowStarts[n]..<rowStarts[n + 1]
-                            let factor = taps[Int((c[rowStarts[n]] >> 32) - y)]
-                            var cursor = below.lowerBound
-                            for i in row {
-                                let x = column(i)
-                                while cursor < below.upperBound && column(cursor) + reach < x { cursor += 1 }
-                                var j = cursor
-                                while j < below.upperBound && column(j) <= x + reach {
-                                    add(i, j, factor * taps[Int(column(j) > x ? column(j) - x : x - column(j))])
-                                    j += 1
-                                }
-                            }
-                            n += 1
-                        }
                     }
                     // Across the antimeridian: cells near the first column of one row with
                     // cells near the last column of a row within reach.
@@ -181,5 +178,59 @@ private struct Sweep {
             }
         }
         return sum
+    }
+}
+
+/// The pairs of occupied cells within reach that start in one row, for
+/// ``CellBounds/boundsOfOccupiedCells(taps:)``: with the cells after it in the row, and
+/// with the rows below.
+private struct Pairs {
+    let cells: UnsafeBufferPointer<UInt64>
+    let weights: UnsafeBufferPointer<Float>
+    let rowStarts: UnsafeBufferPointer<Int>
+    let taps: UnsafeBufferPointer<Float>
+    let out: UnsafeMutableBufferPointer<Float>
+    /// Where sums for cells from `limit` on go, at `index - limit`.
+    let spill: UnsafeMutableBufferPointer<Float>
+    let limit: Int
+
+    @inline(__always) func column(_ i: Int) -> UInt64 { cells[i] & 0xFFFF_FFFF }
+
+    @inline(__always) func add(_ i: Int, _ j: Int, _ tap: Float) {
+        out[i] += weights[j] * tap
+        if j < limit { out[j] += weights[i] * tap } else { spill[j - limit] += weights[i] * tap }
+    }
+
+    /// Adds the pairs whose first cell lies in row `r` (an index into `rowStarts`).
+    func add(row r: Int) {
+        let reach = UInt64(taps.count - 1)
+        let rowCount = rowStarts.count - 1
+        let y = cells[rowStarts[r]] >> 32
+        let row = rowStarts[r]..<rowStarts[r + 1]
+        // Along the row: each cell with the cells after it within reach.
+        for i in row {
+            var j = i + 1
+            while j < row.upperBound && column(j) - column(i) <= reach {
+                add(i, j, taps[Int(column(j) - column(i))])
+                j += 1
+            }
+        }
+        // Rows below within reach, with a cursor each.
+        var n = r + 1
+        while n < rowCount && cells[rowStarts[n]] >> 32 <= y + reach {
+            let below = rowStarts[n]..<rowStarts[n + 1]
+            let factor = taps[Int((cells[rowStarts[n]] >> 32) - y)]
+            var cursor = below.lowerBound
+            for i in row {
+                let x = column(i)
+                while cursor < below.upperBound && column(cursor) + reach < x { cursor += 1 }
+                var j = cursor
+                while j < below.upperBound && column(j) <= x + reach {
+                    add(i, j, factor * taps[Int(column(j) > x ? column(j) - x : x - column(j))])
+                    j += 1
+                }
+            }
+            n += 1
+        }
     }
 }

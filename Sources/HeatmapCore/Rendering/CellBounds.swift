@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The occupied cells of one quadtree level, row by row, and upper bounds on the intensity
 /// of the pixels of any cell, from one pass over the index: the seed of the search for
 /// M(z) at fine zooms.
@@ -77,32 +79,48 @@ struct CellBounds: Sendable {
         }
         let bits = 64 - (high - low).leadingZeroBitCount
         guard bits > 0 else { return }
+        let lowest = low
         let passes = (bits + 10) / 11
         let digitBits = (bits + passes - 1) / passes
-        let mask = (1 << digitBits) - 1
-        var sortedCells = [UInt64](repeating: 0, count: cells.count)
-        var sortedWeights = [Float](repeating: 0, count: cells.count)
-        var offsets = [Int](repeating: 0, count: 1 << digitBits)
+        let buckets = 1 << digitBits
+        let count = cells.count
+        // Over 200,000 cells, two halves on two cores: each counts its digits, then places
+        // its cells after those of the same digit from the first half (a stable sort).
+        let parts = count >= 200_000 ? 2 : 1
+        let halves = (0..<parts).map { (count * $0 / parts)..<(count * ($0 + 1) / parts) }
+        var sortedCells = [UInt64](repeating: 0, count: count)
+        var sortedWeights = [Float](repeating: 0, count: count)
+        var table = [Int](repeating: 0, count: buckets * parts)
         for pass in 0..<passes {
             let shift = UInt64(pass * digitBits)
             cells.withUnsafeBufferPointer { c in
                 weights.withUnsafeBufferPointer { w in
                     sortedCells.withUnsafeMutableBufferPointer { sc in
                         sortedWeights.withUnsafeMutableBufferPointer { sw in
-                            offsets.withUnsafeMutableBufferPointer { o in
-                                o.update(repeating: 0)
-                                for cell in c { o[Int(truncatingIfNeeded: ((cell >> 32) - low) >> shift) & mask] += 1 }
-                                var running = 0
-                                for d in o.indices {
-                                    let count = o[d]
-                                    o[d] = running
-                                    running += count
+                            table.withUnsafeMutableBufferPointer { t in
+                                nonisolated(unsafe) let (c, w, sc, sw, t) = (c, w, sc, sw, t)
+                                @Sendable @inline(__always) func digit(_ i: Int) -> Int {
+                                    Int(truncatingIfNeeded: ((c[i] >> 32) - lowest) >> shift) & (buckets - 1)
                                 }
-                                for i in c.indices {
-                                    let digit = Int(truncatingIfNeeded: ((c[i] >> 32) - low) >> shift) & mask
-                                    sc[o[digit]] = c[i]
-                                    sw[o[digit]] = w[i]
-                                    o[digit] += 1
+                                t.update(repeating: 0)
+                                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                                    for i in halves[part] { t[part * buckets + digit(i)] += 1 }
+                                }
+                                var running = 0
+                                for d in 0..<buckets {
+                                    for part in 0..<parts {
+                                        let n = t[part * buckets + d]
+                                        t[part * buckets + d] = running
+                                        running += n
+                                    }
+                                }
+                                DispatchQueue.concurrentPerform(iterations: parts) { part in
+                                    for i in halves[part] {
+                                        let slot = t[part * buckets + digit(i)]
+                                        t[part * buckets + digit(i)] = slot + 1
+                                        sc[slot] = c[i]
+                                        sw[slot] = w[i]
+                                    }
                                 }
                             }
                         }
