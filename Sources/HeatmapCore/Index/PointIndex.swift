@@ -39,11 +39,10 @@ public struct PointIndex: Sendable {
         self = builder.build()
     }
 
-    /// Builds the index from Morton keys and weights in any order.
+    /// Builds the index from Morton keys in ascending order and their weights.
     ///
-    /// - Complexity: O(n): a radix sort, the running sums, and one pass for the summaries.
-    init(unsortedKeys keys: consuming [UInt64], weights: consuming [Float]) {
-        RadixSort.sort(keys: &keys, weights: &weights)
+    /// - Complexity: O(n): the running sums, and one pass for the summaries.
+    init(sortedKeys keys: consuming [UInt64], weights: consuming [Float]) {
         var prefix = [Double](repeating: 0, count: keys.count + 1)
         var sum = 0.0
         for i in 0..<weights.count {

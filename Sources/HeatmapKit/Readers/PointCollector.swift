@@ -77,9 +77,7 @@ struct PointCollector {
             throw PointFileError(path: path, reason: "holds no points")
         }
         let report = statistics.report(path: path, format: format, skipped: skipped, skippedLines: skippedLines)
-        // Move the builder out so that its arrays are sorted in place, not copied first.
-        var taken = PointIndex.Builder()
-        swap(&taken, &builder)
-        return PointFile(index: taken.build(), report: report)
+        // build() takes the builder's arrays, so that they are sorted without a copy.
+        return PointFile(index: builder.build(), report: report)
     }
 }
