@@ -35,8 +35,8 @@ enum ReaderBenchmark {
         for rows in rowCounts {
             let path = folder.appendingPathComponent("points-\(rows).csv").path
             let bytes = try writeCSV(rows: rows, seed: seed, to: path)
-            let before = Measure.residentBytes
             Measure.resetPeak()
+            let before = Measure.residentBytes
             var read = 0
             let seconds = try Measure.seconds { read = try PointFileReader.read(path: path).report.pointsRead }
             let peak = before > 0 ? max(0, Measure.peakBytes - before) : 0

@@ -58,6 +58,7 @@ struct Report: Codable {
     var index: [IndexMeasurement] = []
     var tiles: [TileMeasurement] = []
     var scaling: [ScalingMeasurement] = []
+    var stacked: [StackedMeasurement] = []
     var normalization: [NormalizationMeasurement] = []
     var throughput: [ThroughputMeasurement] = []
     var encoders: [EncoderMeasurement] = []

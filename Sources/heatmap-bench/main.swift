@@ -12,12 +12,15 @@ let usage = """
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
-                        normalization, throughput, encoders (the index is always built)
+                        stacked, normalization, throughput, encoders (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
     """
 
+if CommandLine.arguments.count > 1 && CommandLine.arguments[1] == IndexPeak.childFlag {
+    IndexPeak.runChild(arguments: Array(CommandLine.arguments.dropFirst(2)))
+}
 var options = BenchmarkOptions()
 if CommandLine.arguments.contains("--help") || CommandLine.arguments.contains("-h") {
     print(usage)
@@ -57,8 +60,8 @@ for size in sizes {
     var peak = 0
     for _ in 0..<max(1, min(options.repetitions, 3)) {
         index = nil
-        let before = Measure.residentBytes
         Measure.resetPeak()
+        let before = Measure.residentBytes
         times.append(
             try Measure.seconds {
                 var builder = PointIndex.Builder(capacity: data.points.count)
@@ -68,6 +71,8 @@ for size in sizes {
         peak = max(peak, Measure.peakBytes - before)
     }
     guard let built = index else { continue }
+    // A fresh process sees the whole peak; this one may reuse memory freed before.
+    if let childPeak = IndexPeak.measure(count: size, seed: options.seed) { peak = childPeak }
     let seconds = Measure.median(times)
     report.index.append(
         IndexMeasurement(
@@ -108,45 +113,67 @@ for zoom in options.zooms {
 }
 
 // The same tiles at every size.
+func describe(_ values: [String: IntensityMeasurement]) -> String {
+    values.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map {
+        String(
+            format: "%@: %.3f ms (gather %.3f, %d px)", $0.key, $0.value.milliseconds, $0.value.gatherMilliseconds,
+            $0.value.occupiedPixels)
+    }.joined(separator: ", ")
+}
 for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
-    var milliseconds: [String: Double] = [:]
-    var gatherMilliseconds: [String: Double] = [:]
-    var occupiedPixels: [String: Int] = [:]
+    var measured: [String: IntensityMeasurement] = [:]
     for size in sizes {
         guard let index = indexes[size] else { continue }
-        let space = try PixelSpace(zoom: t.zoom, scale: t.scale)
-        let kernel = GaussianKernel(radius: 20 * t.scale)
-        let rect = PixelRect(tileX: t.x, y: t.y, in: space)
-        var times: [Double] = []
-        var gathers: [Double] = []
-        for _ in 0..<options.repetitions {
-            var timings = RenderTimings()
-            times.append(
-                Measure.seconds { _ = index.intensity(in: rect, space: space, kernel: kernel, timings: &timings) }
-                    * 1000)
-            gathers.append(timings.gather.milliseconds)
-        }
-        milliseconds[String(size)] = Measure.median(times)
-        gatherMilliseconds[String(size)] = Measure.median(gathers)
-        var counted = RenderTimings()
-        _ = index.intensity(in: rect, space: space, kernel: kernel, timings: &counted)
-        occupiedPixels[String(size)] = counted.occupiedPixels
+        measured[String(size)] = try IntensityMeasurement(
+            index: index, zoom: t.zoom, x: t.x, y: t.y, repetitions: options.repetitions)
     }
-    let smallest = milliseconds[String(sizes.first ?? 0)] ?? 1
-    let largest = milliseconds[String(sizes.last ?? 0)] ?? 1
+    let smallest = measured[String(sizes.first ?? 0)]?.milliseconds ?? 1
+    let largest = measured[String(sizes.last ?? 0)]?.milliseconds ?? 1
     let name = "\(t.zoom)/\(t.x)/\(t.y)@2x"
     report.scaling.append(
         ScalingMeasurement(
-            tile: name, kind: t.kind, milliseconds: milliseconds, gatherMilliseconds: gatherMilliseconds,
-            occupiedPixels: occupiedPixels, ratioLargestToSmallest: largest / max(1e-6, smallest))
+            tile: name, kind: t.kind, milliseconds: measured.mapValues(\.milliseconds),
+            gatherMilliseconds: measured.mapValues(\.gatherMilliseconds),
+            occupiedPixels: measured.mapValues(\.occupiedPixels), ratioLargestToSmallest: largest / max(1e-6, smallest))
     )
     log(
         String(
             format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0),
-            t.kind.padding(toLength: 6, withPad: " ", startingAt: 0),
-            milliseconds.sorted { Int($0.key) ?? 0 < Int($1.key) ?? 0 }.map {
-                "\($0.key): \(String(format: "%.3f", $0.value)) ms (gather \(String(format: "%.3f", gatherMilliseconds[$0.key] ?? 0)), \(occupiedPixels[$0.key] ?? 0) px)"
-            }.joined(separator: ", "), largest / max(1e-6, smallest)))
+            t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), describe(measured), largest / max(1e-6, smallest))
+    )
+}
+
+// The same tiles over the smallest set and over it stacked to the largest size: equal
+// occupied pixels, a hundred times the points.
+if options.sections.contains("stacked"), let first = sizes.first, let last = sizes.last, last > first,
+    let base = dataSets[first], let baseIndex = indexes[first]
+{
+    var builder = PointIndex.Builder(capacity: last / first * first)
+    for point in StackedData.points(stacking: base.points, copies: last / first, seed: options.seed) {
+        try builder.append(point)
+    }
+    let stacked = builder.build()
+    for t in chosen where t.scale == 2 {
+        let name = "\(t.zoom)/\(t.x)/\(t.y)@2x"
+        let measured = [
+            String(first): try IntensityMeasurement(
+                index: baseIndex, zoom: t.zoom, x: t.x, y: t.y, repetitions: options.repetitions),
+            String(stacked.count): try IntensityMeasurement(
+                index: stacked, zoom: t.zoom, x: t.x, y: t.y, repetitions: options.repetitions),
+        ]
+        let ratio =
+            (measured[String(stacked.count)]?.milliseconds ?? 0) / max(1e-6, measured[String(first)]?.milliseconds ?? 1)
+        report.stacked.append(
+            StackedMeasurement(
+                tile: name, kind: t.kind, basePoints: first, stackedPoints: stacked.count,
+                milliseconds: measured.mapValues(\.milliseconds),
+                gatherMilliseconds: measured.mapValues(\.gatherMilliseconds),
+                occupiedPixels: measured.mapValues(\.occupiedPixels), ratio: ratio))
+        log(
+            String(
+                format: "stacked %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0),
+                t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), describe(measured), ratio))
+    }
 }
 
 // M(z) per zoom and size.
