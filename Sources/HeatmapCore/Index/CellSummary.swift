@@ -58,36 +58,26 @@ struct CellSummaries: Sendable {
 
     /// Summarises sorted keys and their running sums of weight (`prefix.count == keys.count + 1`).
     ///
-    /// Counts the distinct cells of every level in one pass (consecutive keys lie in different
-    /// cells of level ℓ exactly when their highest differing bit is at 2ℓ or above), picks the
-    /// levels from the coarsest down while the entries fit the budget, then fills them in a
-    /// second pass.
+    /// Picks the levels from the coarsest down while the entries fit the budget, then fills
+    /// them in one pass. `cells` holds the number of distinct cells of every level 0...32
+    /// (see ``RunStarts/cellCounts(of:)``).
     ///
     /// - Complexity: O(n) time, and memory for the entries kept (≤ 3n / 4 of 8 bytes).
-    init(keys: UnsafeBufferPointer<UInt64>, prefix: UnsafeBufferPointer<Double>) {
+    init(keys: UnsafeBufferPointer<UInt64>, prefix: UnsafeBufferPointer<Double>, cells: [Int]) {
         let n = keys.count
-        guard n >= 64 else {
+        guard n >= 64, cells.count == 33 else {
             self.init()
             return
         }
-        // changes[m]: consecutive keys whose cells differ up to level m (and not above).
-        var changes = [Int](repeating: 0, count: 33)
-        for i in 1..<n {
-            let difference = keys[i] ^ keys[i - 1]
-            if difference != 0 { changes[(63 - difference.leadingZeroBitCount) >> 1] += 1 }
-        }
-        var cells = 1
-        for m in (Self.coarsestLevel + 1)...32 { cells += changes[m] }
         var counts = [Int](repeating: 0, count: Self.coarsestLevel - Self.finestLevel + 1)
         var budget = 3 * n / 4
         var kept = [Bool](repeating: false, count: counts.count)
         for level in stride(from: Self.coarsestLevel, through: Self.finestLevel, by: -1) {
-            cells += changes[level]
             let i = level - Self.finestLevel
-            counts[i] = cells
-            if cells <= n / 2 && cells <= budget {
+            counts[i] = cells[level]
+            if cells[level] <= n / 2 && cells[level] <= budget {
                 kept[i] = true
-                budget -= cells
+                budget -= cells[level]
             }
         }
         let (entries, ranges) = Self.fill(keys: keys, prefix: prefix, kept: kept, counts: counts)

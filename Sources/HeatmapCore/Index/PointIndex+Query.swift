@@ -24,14 +24,21 @@ extension PointIndex {
     /// Walks the implicit quadtree over the points in `query`, reporting each occupied pixel's
     /// weight (or, for sinks that take whole cells, each inside cell's weight) to `sink`.
     ///
-    /// - Complexity: O(min(points in the query, occupied pixels × log n)).
-    func walk<Sink: CellSink>(_ query: PixelQuery, into sink: inout Sink) {
+    /// Where the index keeps the run starts of the pixels' level (and `fromRunStarts`), a
+    /// pixel's run ends at the next start rather than by galloping.
+    ///
+    /// - Complexity: O(min(points in the query, occupied pixels × log n)); with run starts,
+    ///   O(occupied pixels + cells along the query's edges × log n).
+    func walk<Sink: CellSink>(_ query: PixelQuery, into sink: inout Sink, fromRunStarts: Bool = true) {
         guard !keys.isEmpty, query.x0 < query.x1, query.y0 < query.y1 else { return }
+        let runs = fromRunStarts ? query.space.pixelLevel.flatMap { runStarts.starts(level: $0) } ?? [] : []
         keys.withUnsafeBufferPointer { k in
             weights.withUnsafeBufferPointer { w in
                 prefix.withUnsafeBufferPointer { p in
-                    let walker = Walker(keys: k, weights: w, prefix: p, query: query)
-                    walker.start(into: &sink)
+                    runs.withUnsafeBufferPointer { r in
+                        let walker = Walker(keys: k, weights: w, prefix: p, runs: r, query: query)
+                        walker.start(into: &sink)
+                    }
                 }
             }
         }
@@ -69,6 +76,8 @@ private struct Walker {
     let keys: UnsafeBufferPointer<UInt64>
     let weights: UnsafeBufferPointer<Float>
     let prefix: UnsafeBufferPointer<Double>
+    /// The first key of each cell of the pixels' level, if the index keeps them (else empty).
+    let runs: UnsafeBufferPointer<UInt32>
     let query: PixelQuery
 
     /// Starts the walk at the smallest quadtree cell that holds the whole query, found with
@@ -141,26 +150,47 @@ private struct Walker {
 
     /// Reports each pixel's points in `lo..<hi` as one weight, where pixels are quadtree
     /// cells of 2^`pixelLevel` units (scales 1 and 2), so that each pixel's points are one
-    /// run of the sorted keys: the run's end is found by galloping, and its weight is one
-    /// subtraction of running sums, the same subtraction whichever way the walk reached it.
+    /// run of the sorted keys: the run's end is the next run start where the index keeps
+    /// them, else found by galloping; its weight is one subtraction of running sums, the same
+    /// subtraction whichever way the walk reached it.
     ///
-    /// - Complexity: O(Σ log(run length)) over the occupied pixels, reading keys in order.
+    /// - Complexity: O(Σ log(run length)) over the occupied pixels, reading keys in order; with
+    ///   run starts, O(log n + occupied pixels).
     func scanPixels<Sink: CellSink>(lo: Int, hi: Int, pixelLevel: Int, checkBounds: Bool, into sink: inout Sink) {
-        let space = query.space
+        if !runs.isEmpty {
+            // `lo` starts a cell of a level at or above the pixels', so it starts a run.
+            var r = runs.firstIndex(atLeast: UInt32(truncatingIfNeeded: lo), in: 0..<runs.count)
+            if r < runs.count && Int(runs[r]) == lo {
+                while r < runs.count && Int(runs[r]) < hi {
+                    let i = Int(runs[r])
+                    let j = r + 1 < runs.count ? min(hi, Int(runs[r + 1])) : hi
+                    report(i, j, checkBounds: checkBounds, into: &sink)
+                    r += 1
+                }
+                return
+            }
+        }
         let shift = UInt64(2 * pixelLevel)
         var i = lo
         while i < hi {
-            let cell = keys[i] >> shift
-            let next = cell + 1
+            let next = (keys[i] >> shift) + 1
             // The first key of the next pixel, or past every key when this is the last cell.
             let j = next >> (64 - shift) == 0 ? gallop(to: next << shift, from: i + 1, hi) : hi
-            let px = space.pixel(ofUnit: UInt64(Morton.x(keys[i])))
-            let py = space.pixel(ofUnit: UInt64(Morton.y(keys[i])))
-            if !checkBounds || (px >= query.x0 && px < query.x1 && py >= query.y0 && py < query.y1) {
-                let weight = prefix[j] - prefix[i]
-                if weight > 0 { sink.add(column: px, row: py, weight: weight) }
-            }
+            report(i, j, checkBounds: checkBounds, into: &sink)
             i = j
+        }
+    }
+
+    /// Reports the pixel whose run of keys is `i..<j` with the run's weight, if positive
+    /// (and inside the query when `checkBounds`).
+    @inline(__always)
+    func report<Sink: CellSink>(_ i: Int, _ j: Int, checkBounds: Bool, into sink: inout Sink) {
+        let space = query.space
+        let px = space.pixel(ofUnit: UInt64(Morton.x(keys[i])))
+        let py = space.pixel(ofUnit: UInt64(Morton.y(keys[i])))
+        if !checkBounds || (px >= query.x0 && px < query.x1 && py >= query.y0 && py < query.y1) {
+            let weight = prefix[j] - prefix[i]
+            if weight > 0 { sink.add(column: px, row: py, weight: weight) }
         }
     }
 

@@ -8,7 +8,8 @@
 /// Memory: 20 bytes a point (an 8-byte key, a 4-byte weight and an 8-byte running sum), plus
 /// at most 6 for the summaries of coarse levels (8 bytes an occupied cell; 5.3 a point for
 /// the benchmark's 10 million clustered points), which let a dense tile at zooms 0 to 8 cost
-/// its pixels rather than its points.
+/// its pixels rather than its points, and at most 1 for the run starts of finer levels where
+/// points repeat positions (see ``RunStarts``; none for spread data).
 public struct PointIndex: Sendable {
     /// Morton keys of the points' unit positions, ascending.
     let keys: [UInt64]
@@ -18,11 +19,15 @@ public struct PointIndex: Sendable {
     let prefix: [Double]
     /// The occupied cells and their weights at coarse levels with long runs of keys a cell.
     let summaries: CellSummaries
+    /// Where each cell's keys start, at fine levels whose cells hold many points each.
+    let runStarts: RunStarts
 
     /// The number of points indexed.
     public var count: Int { keys.count }
-    /// The memory the index holds, in bytes: 20 a point, plus 8, plus the summaries.
-    public var byteCount: Int { keys.count * 8 + weights.count * 4 + prefix.count * 8 + summaries.byteCount }
+    /// The memory the index holds, in bytes: 20 a point, plus 8, plus the summaries and run starts.
+    public var byteCount: Int {
+        keys.count * 8 + weights.count * 4 + prefix.count * 8 + summaries.byteCount + runStarts.byteCount
+    }
 
     /// The sum of all weights.
     public var totalWeight: Double { prefix[prefix.count - 1] }
@@ -41,7 +46,8 @@ public struct PointIndex: Sendable {
 
     /// Builds the index from Morton keys in ascending order and their weights.
     ///
-    /// - Complexity: O(n): the running sums, and one pass for the summaries.
+    /// - Complexity: O(n): the running sums, a pass to count cells, and one for the summaries
+    ///   and the run starts each.
     init(sortedKeys keys: consuming [UInt64], weights: consuming [Float]) {
         var prefix = [Double](repeating: 0, count: keys.count + 1)
         var sum = 0.0
@@ -49,8 +55,12 @@ public struct PointIndex: Sendable {
             sum += Double(weights[i])
             prefix[i + 1] = sum
         }
-        summaries = keys.withUnsafeBufferPointer { k in
-            prefix.withUnsafeBufferPointer { p in CellSummaries(keys: k, prefix: p) }
+        (summaries, runStarts) = keys.withUnsafeBufferPointer { k in
+            let cells = RunStarts.cellCounts(of: k)
+            return (
+                prefix.withUnsafeBufferPointer { p in CellSummaries(keys: k, prefix: p, cells: cells) },
+                RunStarts(keys: k, cells: cells)
+            )
         }
         self.keys = keys
         self.weights = weights

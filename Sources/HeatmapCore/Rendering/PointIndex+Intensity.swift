@@ -56,8 +56,9 @@ extension PointIndex {
     }
 
     /// Sums the weight of each pixel of `padded` into `cells`, one query per world copy, from
-    /// the summary of the pixels' level if the index keeps one (and `fromSummaries`), else
-    /// from the keys; either way the same floats.
+    /// the summary of the pixels' level if the index keeps one, else from the keys, stepping
+    /// by run starts where the index keeps those; either way the same floats.
+    /// `fromSummaries: false` uses neither summaries nor run starts (for tests).
     ///
     /// - Complexity: O(occupied pixels + pixels along the edges × log n) with a summary, else
     ///   O(min(points, occupied pixels × log n)).
@@ -77,7 +78,7 @@ extension PointIndex {
                 if let summary {
                     summary.walk(query, into: &sink)
                 } else {
-                    walk(query, into: &sink)
+                    walk(query, into: &sink, fromRunStarts: fromSummaries)
                 }
             }
         }

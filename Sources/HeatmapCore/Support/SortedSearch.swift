@@ -1,11 +1,11 @@
-/// Searches in ascending 64-bit keys (the index's Morton keys, a summary's entries).
-extension UnsafeBufferPointer<UInt64> {
+/// Searches in ascending keys (the index's Morton keys, a summary's entries, run starts).
+extension UnsafeBufferPointer where Element: Comparable {
     /// The first index in `range` whose key is at least `key` (`range.upperBound` if none),
     /// by bisection.
     ///
     /// - Complexity: O(log range.count).
     @inline(__always)
-    func firstIndex(atLeast key: UInt64, in range: Range<Int>) -> Int {
+    func firstIndex(atLeast key: Element, in range: Range<Int>) -> Int {
         var low = range.lowerBound
         var size = range.count
         while size > 0 {
@@ -25,7 +25,7 @@ extension UnsafeBufferPointer<UInt64> {
     ///
     /// - Complexity: O(log d) for an answer d places from `start`.
     @inline(__always)
-    func firstIndex(atLeast key: UInt64, from start: Int, before end: Int) -> Int {
+    func firstIndex(atLeast key: Element, from start: Int, before end: Int) -> Int {
         var low = start
         var high = start
         var step = 1
@@ -39,7 +39,7 @@ extension UnsafeBufferPointer<UInt64> {
 
     /// ``firstIndex(atLeast:from:before:)`` up to the end of the buffer.
     @inline(__always)
-    func firstIndex(atLeast key: UInt64, from start: Int) -> Int {
+    func firstIndex(atLeast key: Element, from start: Int) -> Int {
         firstIndex(atLeast: key, from: start, before: count)
     }
 }
