@@ -47,6 +47,18 @@ def main():
             + (f", {occupied[str(n)]:,} px" if str(n) in occupied else "")
             for n in sizes)
         print(f"| {s['tile']} | {s['kind']} | {cells} | {s['ratioLargestToSmallest']:.1f} |")
+    stacked = r.get("stacked", [])
+    if stacked:
+        base, more = stacked[0]["basePoints"], stacked[0]["stackedPoints"]
+        print()
+        print(f"| same tile, same occupied pixels (gather + convolve, ms; gather in brackets) | kind | occupied px "
+              f"| {base:,} points | {more:,} points (each point made {more // base} in its zoom-16 pixel) | ratio |")
+        print("|---|---|---:|---:|---:|---:|")
+        for s in stacked:
+            a, b = s["milliseconds"][str(base)], s["milliseconds"][str(more)]
+            ga, gb = s["gatherMilliseconds"][str(base)], s["gatherMilliseconds"][str(more)]
+            print(f"| {s['tile']} | {s['kind']} | {s['occupiedPixels'][str(more)]:,} | {a:.2f} ({ga:.2f}) "
+                  f"| {b:.2f} ({gb:.2f}) | {s['ratio']:.2f} |")
     print()
     zooms = sorted({n["zoom"] for n in r["normalization"]})
     points = sorted({n["points"] for n in r["normalization"]})
