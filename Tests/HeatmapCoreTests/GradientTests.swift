@@ -88,6 +88,39 @@ import Testing
         #expect(map.colorize(grid, maximum: 1)[130, 128] == (0, 0, 255, 255))
     }
 
+    @Test(
+        "colourising any width, pixel by pixel: zeros transparent, others entry ⌊I / M · (count − 1)⌋",
+        arguments: [1, 7, 13, 37])
+    func colorizeEveryPixel(width: Int) throws {
+        let map = ColorMap(gradient: .default, opacity: 0.7)
+        let space = try PixelSpace(zoom: 3, scale: 1)
+        let points = [(10.0, 20.0, 2.0), (10.3, 21.0, 1.0)].map {
+            WeightedLatLng(coordinate: Coordinate(latitude: $0.0, longitude: $0.1), intensity: $0.2)
+        }
+        let index = try PointIndex(points: points)
+        let (px, py) = space.pixel(of: points[0].coordinate)
+        // Columns from inside the reach of the points to beyond it: some pixels are 0.
+        let rect = PixelRect(x: px - 3, y: py - 2, width: width, height: 5)
+        let grid = index.intensity(in: rect, space: space, kernel: GaussianKernel(radius: 10))
+        let maximum = Double(grid.maximum) * 0.9
+        let image = map.colorize(grid, maximum: maximum)
+        var zeros = 0
+        for y in 0..<grid.height {
+            for x in 0..<grid.width {
+                let v = grid[x, y]
+                if v <= 0 {
+                    zeros += 1
+                    #expect(image[x, y] == (0, 0, 0, 0))
+                    continue
+                }
+                let e = 4 * min(map.count - 1, Int(Double(v) * Double(map.count - 1) / maximum))
+                #expect(image[x, y] == (map.entries[e], map.entries[e + 1], map.entries[e + 2], map.entries[e + 3]))
+            }
+        }
+        #expect(zeros < grid.width * grid.height)
+        #expect(width < 37 || zeros > 0)
+    }
+
     @Test("hex colours parse and print")
     func hex() {
         #expect(RGBAColor(hex: "#ff0000") == Self.red)

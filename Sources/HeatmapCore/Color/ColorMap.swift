@@ -23,22 +23,37 @@ public struct ColorMap: Sendable {
     /// min(count − 1, ⌊I / maximum · (count − 1)⌋); a pixel of intensity 0 is transparent.
     ///
     /// - Parameter maximum: M, the normalisation value; a value ≤ 0 gives a transparent image.
+    /// - Complexity: O(pixels); runs of eight zero intensities are skipped at once.
     public func colorize(_ grid: IntensityGrid, maximum: Double) -> RGBAImage {
         var image = RGBAImage(transparentWidth: grid.width, height: grid.height)
         guard maximum > 0, maximum.isFinite else { return image }
         let factor = Double(count - 1) / maximum
         let last = count - 1
         grid.values.withUnsafeBufferPointer { values in
-            entries.withUnsafeBufferPointer { table in
-                image.pixels.withUnsafeMutableBufferPointer { out in
-                    for i in 0..<values.count {
-                        let v = values[i]
-                        if v <= 0 { continue }
-                        let entry = min(last, Int(Double(v) * factor)) * 4
-                        out[4 * i] = table[entry]
-                        out[4 * i + 1] = table[entry + 1]
-                        out[4 * i + 2] = table[entry + 2]
-                        out[4 * i + 3] = table[entry + 3]
+            entries.withUnsafeBytes { table in
+                image.pixels.withUnsafeMutableBytes { out in
+                    guard let source = values.baseAddress, let target = out.baseAddress else { return }
+                    let count = values.count
+                    var i = 0
+                    while i < count {
+                        // Eight zero intensities at a time stay transparent.
+                        if i + 8 <= count
+                            && !any(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) .> 0)
+                        {
+                            i += 8
+                            continue
+                        }
+                        let end = min(count, i + 8)
+                        while i < end {
+                            let v = source[i]
+                            if v > 0 {
+                                let entry = min(last, Int(Double(v) * factor))
+                                target.storeBytes(
+                                    of: table.loadUnaligned(fromByteOffset: 4 * entry, as: UInt32.self),
+                                    toByteOffset: 4 * i, as: UInt32.self)
+                            }
+                            i += 1
+                        }
                     }
                 }
             }
