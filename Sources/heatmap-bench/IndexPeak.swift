@@ -18,13 +18,7 @@ enum IndexPeak {
         let data = SyntheticData(count: count, seed: seed)
         Measure.resetPeak()
         let before = Measure.residentBytes
-        var builder = PointIndex.Builder(capacity: data.points.count)
-        do {
-            for point in data.points { try builder.append(point) }
-        } catch {
-            exit(65)
-        }
-        let index = builder.build()
+        guard let index = try? PointIndex(points: data.points) else { exit(65) }
         let peak = Measure.peakBytes - before
         print(peak, index.count)
         exit(0)

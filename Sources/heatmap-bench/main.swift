@@ -64,9 +64,7 @@ for size in sizes {
         let before = Measure.residentBytes
         times.append(
             try Measure.seconds {
-                var builder = PointIndex.Builder(capacity: data.points.count)
-                for point in data.points { try builder.append(point) }
-                index = builder.build()
+                index = try PointIndex(points: data.points)
             })
         peak = max(peak, Measure.peakBytes - before)
     }
@@ -148,11 +146,8 @@ for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
 if options.sections.contains("stacked"), let first = sizes.first, let last = sizes.last, last > first,
     let base = dataSets[first], let baseIndex = indexes[first]
 {
-    var builder = PointIndex.Builder(capacity: last / first * first)
-    for point in StackedData.points(stacking: base.points, copies: last / first, seed: options.seed) {
-        try builder.append(point)
-    }
-    let stacked = builder.build()
+    let stacked = try PointIndex(
+        points: StackedData.points(stacking: base.points, copies: last / first, seed: options.seed))
     for t in chosen where t.scale == 2 {
         let name = "\(t.zoom)/\(t.x)/\(t.y)@2x"
         let measured = [
