@@ -57,20 +57,13 @@ for size in sizes {
     let data = SyntheticData(count: size, seed: options.seed)
     var times: [Double] = []
     var index: PointIndex?
-    var peak = 0
     for _ in 0..<max(1, min(options.repetitions, 3)) {
         index = nil
-        Measure.resetPeak()
-        let before = Measure.residentBytes
-        times.append(
-            try Measure.seconds {
-                index = try PointIndex(points: data.points)
-            })
-        peak = max(peak, Measure.peakBytes - before)
+        times.append(try Measure.seconds { index = try PointIndex(points: data.points) })
     }
     guard let built = index else { continue }
-    // A fresh process sees the whole peak; this one may reuse memory freed before.
-    if let childPeak = IndexPeak.measure(count: size, seed: options.seed) { peak = childPeak }
+    // Peak memory from a fresh process: this one reuses memory freed before, which hides it.
+    let peak = IndexPeak.measure(count: size, seed: options.seed) ?? 0
     let seconds = Measure.median(times)
     report.index.append(
         IndexMeasurement(
