@@ -19,6 +19,11 @@ final class ByteInput {
     /// The offset in the file of `storage[0]`.
     var base = 0
     private(set) var atEnd = false
+    /// The bytes read into the buffer so far, and the kept bytes moved to its front. Each
+    /// refill moves at most ``maximumKept`` bytes and, but for the last two, reads at least
+    /// ``chunkSize``, so `bytesMoved` ≤ `bytesRead` + 2 × ``maximumKept``: copying is linear.
+    private(set) var bytesRead = 0
+    private(set) var bytesMoved = 0
     private let file: gzFile
 
     init(path: String) throws(PointFileError) {
@@ -64,32 +69,50 @@ final class ByteInput {
     }
 
     /// Keeps `storage[keep..<end]`, moving it to the front, and reads up to a chunk more.
-    /// Returns how far the kept bytes moved down, or `nil` at the end of the input.
+    /// Returns how far the kept bytes moved down (`keep`, or 0 once the input is over): the
+    /// caller lowers the positions it holds by it, whether or not more bytes came. The input
+    /// is over when `end` did not grow; `atEnd` then stays true.
     ///
-    /// - Throws: a read error, or a kept span above ``maximumKept`` bytes (`what` names it).
-    func refill(keepingFrom keep: Int, line: Int, what: String) throws(PointFileError) -> Int? {
-        if atEnd { return nil }
+    /// - Throws: a read error, a compressed stream that ends before its end (a truncated
+    ///   gzip file, or one without its CRC32 and size trailer), or a kept span above
+    ///   ``maximumKept`` bytes (`what` names it).
+    func refill(keepingFrom keep: Int, line: Int, what: String) throws(PointFileError) -> Int {
+        if atEnd { return 0 }
         let kept = end - keep
         guard kept <= Self.maximumKept else {
             throw PointFileError(
                 path: path, line: line,
                 reason: "\(what) is longer than \(Self.maximumKept) bytes; is this really a points file?")
         }
-        if kept > 0 && keep > 0 { memmove(storage, storage + keep, kept) }
+        if kept > 0 && keep > 0 {
+            memmove(storage, storage + keep, kept)
+            bytesMoved += kept
+        }
         base += keep
         start -= keep
         end = kept
         let read = gzread(file, storage + end, UInt32(capacity - end))
+        var code: Int32 = 0
         if read < 0 {
-            var code: Int32 = 0
-            let message = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
-            throw PointFileError(path: path, reason: "cannot be read: \(message) (a truncated or corrupt gzip file?)")
+            // zlib's message is "its name for the file: what went wrong"; the name goes, as
+            // the error names the file already.
+            let text = gzerror(file, &code).map { String(cString: $0) } ?? "read error"
+            let message = text.range(of: ": ", options: .backwards).map { String(text[$0.upperBound...]) } ?? text
+            let hint = code == Z_ERRNO ? "" : " (a corrupt gzip file?)"
+            throw PointFileError(path: path, reason: "cannot be read: \(message)\(hint)")
         }
         if read == 0 {
+            // zlib reports a stream cut short (in the data or before the 8-byte trailer that
+            // holds the CRC32 and size) as Z_BUF_ERROR, and returns 0 as if at the end.
+            _ = gzerror(file, &code)
+            if code == czlib_buf_error {
+                throw PointFileError(path: path, reason: "the compressed data ends early: truncated file?")
+            }
             atEnd = true
-            return nil
+            return keep
         }
         end += Int(read)
+        bytesRead += Int(read)
         return keep
     }
 }

@@ -13,6 +13,9 @@ struct CSVPointParser {
     var line = 1
     var columns = CSVColumns(latitude: 0, longitude: 0, weight: nil, names: [])
     var fields: [Range<Int>] = []
+    /// The bytes the record scan and the field split have examined: at most a small multiple
+    /// of the input's size whatever its quotes (the tests check it; see ``nextRecord()``).
+    var bytesExamined = 0
 
     init(input: ByteInput, options: PointReadOptions, delimiter: UInt8) {
         self.input = input
@@ -41,35 +44,52 @@ struct CSVPointParser {
         if !sawRow { throw PointFileError(path: input.path, reason: "has a header but no rows of points") }
     }
 
-    /// The next record's bytes (without its line break) and the lines it spans; `nil` at the end.
+    /// The next record's bytes (without its line break) and the lines it spans; `nil` at the
+    /// end. The last record needs no line break after it.
+    ///
+    /// One pass: every byte is examined once by the newline search, once by the quote search
+    /// (or the scan inside quotes), whatever the quotes: the next newline is remembered
+    /// until the scan passes it, not searched for again after every quote.
     mutating func nextRecord() throws(PointFileError) -> (range: Range<Int>, lines: Int)? {
         var s = input.start
         var j = s
         var inQuotes = false
         var newlines = 0
         var closedAt = -2
+        // The first newline at or after `j` when `newline >= j`; none in `j..<searched`.
+        var newline = -1
+        var searched = s
         let storage = input.storage
         while true {
             if j < input.end && !inQuotes {
-                let count = input.end - j
-                let newline = memchr(storage + j, 10, count).map {
-                    UnsafeMutablePointer($0.assumingMemoryBound(to: UInt8.self)) - storage
+                if newline < j {
+                    let from = max(j, searched)
+                    if let found = memchr(storage + from, 10, input.end - from) {
+                        newline = UnsafeMutablePointer(found.assumingMemoryBound(to: UInt8.self)) - storage
+                        bytesExamined += newline - from + 1
+                    } else {
+                        bytesExamined += input.end - from
+                        searched = input.end
+                    }
                 }
-                let stop = newline ?? input.end
+                let stop = newline >= j ? newline : input.end
                 if let quote = memchr(storage + j, 34, stop - j) {
                     let q = UnsafeMutablePointer(quote.assumingMemoryBound(to: UInt8.self)) - storage
+                    bytesExamined += q - j + 1
                     j = q + 1
                     // A quote opens quoting at a field's start, or right after a closing quote
                     // (`""`); elsewhere in an unquoted field it is just a character.
                     inQuotes = q == s || storage[q - 1] == delimiter || q == closedAt + 1
                     continue
                 }
-                if let newline {
+                bytesExamined += stop - j
+                if newline >= j {
                     input.start = newline + 1
-                    return (s..<trimmed(s, newline), newlines + 1)
+                    return try record(s, trimmed(s, newline), lines: newlines + 1)
                 }
                 j = input.end
             }
+            let quoted = j
             while inQuotes && j < input.end {
                 if storage[j] == 34 {
                     inQuotes = false
@@ -79,20 +99,37 @@ struct CSVPointParser {
                 }
                 j += 1
             }
+            bytesExamined += j - quoted
             if j < input.end { continue }
-            guard let shift = try input.refill(keepingFrom: s, line: line, what: "the record") else {
-                if inQuotes {
-                    throw PointFileError(
-                        path: input.path, line: line, reason: "a quoted field is never closed (a missing \")")
-                }
-                guard s < input.end else { return nil }
-                input.start = input.end
-                return (s..<trimmed(s, input.end), newlines + 1)
-            }
+            let shift = try input.refill(keepingFrom: s, line: line, what: "the record")
             s -= shift
             j -= shift
             closedAt -= shift
+            newline -= shift
+            searched -= shift
+            if j < input.end { continue }
+            // Nothing more came: the input is over, and the last record ends with it.
+            if inQuotes {
+                throw PointFileError(
+                    path: input.path, line: line, reason: "a quoted field is never closed (a missing \")")
+            }
+            guard s < input.end else { return nil }
+            input.start = input.end
+            return try record(s, trimmed(s, input.end), lines: newlines + 1)
         }
+    }
+
+    /// A record's bytes and lines, within the record limit (``ByteInput/maximumKept``) wherever
+    /// it lies in the buffer.
+    private func record(_ start: Int, _ end: Int, lines: Int) throws(PointFileError) -> (
+        range: Range<Int>, lines: Int
+    ) {
+        guard end - start <= ByteInput.maximumKept else {
+            throw PointFileError(
+                path: input.path, line: line,
+                reason: "the record is longer than \(ByteInput.maximumKept) bytes; is this really a points file?")
+        }
+        return (start..<end, lines)
     }
 
     /// `end`, less a carriage return before it.
@@ -107,6 +144,7 @@ struct CSVPointParser {
         let storage = input.storage
         var p = record.lowerBound
         let end = record.upperBound
+        defer { bytesExamined += min(p, end) - record.lowerBound }
         while fields.count < limit {
             if p < end && storage[p] == 34 {
                 var q = p + 1

@@ -41,10 +41,11 @@ struct JSONPointParser {
     mutating func peek() throws(PointFileError) -> UInt8? {
         if pos == end {
             input.start = pos
-            guard try input.refill(keepingFrom: end, line: line, what: "line \(line)") != nil else { return nil }
+            _ = try input.refill(keepingFrom: end, line: line, what: "line \(line)")
             pos = input.start
             end = input.end
             base = input.base
+            if pos == end { return nil }
         }
         return storage[pos]
     }
