@@ -49,6 +49,16 @@ for r in report.readers {
             format: "read %9d %@ rows: %.2f s, %.1f M rows/s, peak %.0f MB, %.1f bytes/point", r.rows, r.format,
             r.seconds, r.rowsPerSecond / 1e6, Double(r.peakMemoryBytes) / 1e6, r.bytesPerPoint))
 }
+// Records of 1 MB fields, plain or full of quotes: the readers are linear in their bytes.
+if options.sections.contains("readers") {
+    report.readerShapes = try ReaderShapeBenchmark.run(records: 16, repetitions: min(options.repetitions, 3))
+}
+for r in report.readerShapes {
+    log(
+        String(
+            format: "read %2d records of %@ (%@, %.0f MB): %.3f s, %.0f MB/s", r.records, r.shape, r.format,
+            Double(r.bytes) / 1e6, r.seconds, r.megabytesPerSecond))
+}
 
 let sizes = Array(Set(options.sizes + [options.points])).sorted()
 var indexes: [Int: PointIndex] = [:]
