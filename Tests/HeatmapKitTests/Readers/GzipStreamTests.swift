@@ -28,6 +28,7 @@ import Testing
             .union((whole.count - 12)..<whole.count)
         for cut in cuts.sorted() {
             let path = try ReaderFiles.write(whole.prefix(cut), name: name)
+            defer { ReaderFiles.remove(path) }
             let error = ReaderFiles.error(reading: path)
             #expect(error == PointFileError(path: path, reason: Self.truncated), "cut at \(cut) of \(whole.count)")
         }

@@ -28,6 +28,7 @@ import Testing
     /// The bytes examined and the bytes copied reading `text` as CSV (or TSV).
     func work(_ text: String, delimiter: UInt8 = 44) throws -> (examined: Int, moved: Int, read: Int, points: Int) {
         let path = try ReaderFiles.write(text)
+        defer { ReaderFiles.remove(path) }
         let input = try ByteInput(path: path)
         var parser = CSVPointParser(input: input, options: .init(), delimiter: delimiter)
         var collector = PointCollector(path: path, skipInvalid: true)

@@ -19,6 +19,7 @@ import Testing
         var bytes = Data(good.text.utf8)
         if gzipped { bytes = try ReaderFiles.gzip(bytes) }
         let path = try ReaderFiles.write(bytes, name: sample.name(gzipped: gzipped))
+        defer { ReaderFiles.remove(path) }
         let points = try ReaderFiles.points(path)
         #expect(points.count == good.records, "\(place)", sourceLocation: sourceLocation)
         #expect(points.last?.coordinate.latitude == 3, "\(place)", sourceLocation: sourceLocation)
@@ -27,6 +28,7 @@ import Testing
         bytes = Data(bad.text.utf8)
         if gzipped { bytes = try ReaderFiles.gzip(bytes) }
         let badPath = try ReaderFiles.write(bytes, name: sample.name(gzipped: gzipped))
+        defer { ReaderFiles.remove(badPath) }
         let error = ReaderFiles.error(reading: badPath)
         #expect(error?.line == bad.lastLine, "\(place): \(String(describing: error))", sourceLocation: sourceLocation)
         #expect(error?.reason.contains("latitude \"91\" is out of range") == true, sourceLocation: sourceLocation)

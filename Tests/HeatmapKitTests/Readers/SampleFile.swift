@@ -68,9 +68,15 @@ struct SampleFile {
 }
 
 extension ReaderFiles {
+    /// Removes a file written by `write(_:name:)` and its folder.
+    static func remove(_ path: String) {
+        try? FileManager.default.removeItem(atPath: (path as NSString).deletingLastPathComponent)
+    }
+
     /// `bytes` compressed by zlib as one gzip member.
     static func gzip(_ bytes: Data, level: Int32 = 6) throws -> Data {
         let path = try write(Data(), name: "gzip.gz")
+        defer { remove(path) }
         guard let file = gzopen(path, "wb\(level)") else { throw CocoaError(.fileWriteUnknown) }
         let written = bytes.withUnsafeBytes { gzwrite(file, $0.baseAddress, UInt32($0.count)) }
         guard gzclose(file) == czlib_ok, written == bytes.count else { throw CocoaError(.fileWriteUnknown) }
