@@ -79,8 +79,7 @@ extension CSVPointParser {
             throw PointFileError(
                 path: input.path, line: line, reason: "the header has \(fields.count) columns, more than 10000")
         }
-        var names = fields.map { text($0, limit: 200) }
-        if let first = names.first, first.hasPrefix("\u{FEFF}") { names[0] = String(first.dropFirst()) }
+        let names = fields.map { text($0, limit: 200) }
         if !fields.isEmpty, fields.allSatisfy({ number(stripped($0)) != nil }) {
             throw PointFileError(
                 path: input.path, line: line,

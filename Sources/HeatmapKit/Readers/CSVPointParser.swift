@@ -24,6 +24,7 @@ struct CSVPointParser {
     }
 
     mutating func read(into collector: inout PointCollector) throws(PointFileError) {
+        try skipByteOrderMark()
         var sawHeader = false
         var sawRow = false
         while let record = try nextRecord() {
@@ -42,6 +43,17 @@ struct CSVPointParser {
             throw PointFileError(path: input.path, reason: "is empty: expected a header line such as lat,lng,weight")
         }
         if !sawRow { throw PointFileError(path: input.path, reason: "has a header but no rows of points") }
+    }
+
+    /// Skips a UTF-8 byte order mark at the start, so that the first field after it is seen
+    /// at its start (a quoted first name, as spreadsheets write it, stays quoted).
+    mutating func skipByteOrderMark() throws(PointFileError) {
+        if input.end - input.start < 3 { _ = try input.refill(keepingFrom: input.start, line: 1, what: "the header") }
+        let s = input.start
+        let storage = input.storage
+        if input.end - s >= 3 && storage[s] == 0xEF && storage[s + 1] == 0xBB && storage[s + 2] == 0xBF {
+            input.start += 3
+        }
     }
 
     /// The next record's bytes (without its line break) and the lines it spans; `nil` at the

@@ -85,12 +85,14 @@ import Testing
                 == "points.csv:2: a quoted field is never closed (a missing \")")
     }
 
-    @Test("standard input without a final newline: CSV and TSV, plain and gzipped, through the command")
+    @Test("standard input without a final newline: every format, plain and gzipped, through the command")
     func standardInput() throws {
         let command = ReaderCommandTests()
         for (text, points) in [
             ("lat,lng\n1,2\n3,4", 2), ("lat\tlng\r\n1\t2\r\n3\t4", 2),
             ("{\"lat\": 1, \"lng\": 2}\n{\"lat\": 3, \"lng\": 4}", 2),
+            ("[{\"lat\": 1, \"lng\": 2},\r\n{\"lat\": 3, \"lng\": 4}]", 2),
+            ("{\"type\": \"MultiPoint\", \"coordinates\": [[2, 1], [4, 3], [6, 5]]}", 3),
         ] {
             for gzipped in [false, true] {
                 let bytes = gzipped ? try ReaderFiles.gzip(Data(text.utf8)) : Data(text.utf8)
