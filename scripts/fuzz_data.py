@@ -71,10 +71,32 @@ def number(rng, low, high):
 
 
 def point(rng):
+    """A valid point's texts: latitudes to the poles, longitudes beyond ±180, weights from 0."""
     lat, _ = number(rng, -89.9, 89.9)
     lng, _ = number(rng, -179.9, 179.9)
     weight, _ = number(rng, 0, 1000)
+    edge = rng.random()
+    if edge < 0.02:
+        lat = rng.choice(["90", "-90", "85.06", "-89.999999", "0", "-0", "1e-300"])
+    elif edge < 0.04:
+        lng = rng.choice(["180", "-180", "540.5", "-100000", "1e5", "359.999"])
+    elif edge < 0.06:
+        weight = rng.choice(["0", "0.0", "1e-30", "3e38", "123456789"])
     return lat, lng, weight
+
+
+def csv_number(rng, text):
+    """A CSV cell's number in a form only CSV accepts: a plus sign, `.5`, `5.`, spaces."""
+    style = rng.random()
+    if style < 0.03 and not text.startswith("-"):
+        return "+" + text
+    if style < 0.06 and text.startswith("0."):
+        return text[1:]
+    if style < 0.09 and text.isdigit():
+        return text + "."
+    if style < 0.12:
+        return " " + text + " "
+    return text
 
 
 def csv_file(rng, delimiter):
@@ -97,7 +119,7 @@ def csv_file(rng, delimiter):
     lines = [delimiter.join(cell(n) for n in names)]
     for _ in range(count):
         lat, lng, weight = point(rng)
-        values = {lat_name: lat, lng_name: lng, "weight": weight}
+        values = {lat_name: csv_number(rng, lat), lng_name: csv_number(rng, lng), "weight": csv_number(rng, weight)}
         row = []
         for n in names:
             if n in values:
@@ -107,6 +129,8 @@ def csv_file(rng, delimiter):
         # Free text with a delimiter or a newline must be quoted.
         row = [c if not any(ch in c for ch in (delimiter, "\n", '"')) or c.startswith('"') else
                '"' + c.replace('"', '""') + '"' for c in row]
+        if rng.random() < 0.03:
+            row.append("extra")  # fields beyond the header's are ignored
         lines.append(delimiter.join(row))
         if rng.random() < 0.05:
             lines.append("")
@@ -140,7 +164,8 @@ def geometry(rng, depth=0):
 def feature(rng):
     shape, n = geometry(rng)
     properties = rng.choice(["{}", '{"name": "a \\"b\\" \\u00e9"}', f'{{"weight": {point(rng)[2]}}}', "null"])
-    return f'{{"type": "Feature", "geometry": {shape}, "properties": {properties}}}', n
+    extra = rng.choice(["", "", ', "id": 7', ', "bbox": [1, 2, 3, 4]', ', "id": "a\\u0041"'])
+    return f'{{"type": "Feature", "geometry": {shape}, "properties": {properties}{extra}}}', n
 
 
 def plain_object(rng):
@@ -164,13 +189,20 @@ def json_file(rng, kind):
     sep = ",\n  " if pretty else rng.choice([",", ", ", ",\r\n"])
     if kind == "json":
         records = [plain_object(rng) for _ in range(count)]
-        text = "[" + sep.join(records) + "]"
+        if count > 1 and rng.random() < 0.1:
+            # Several arrays one after another, and an empty one.
+            cut = rng.randrange(1, count)
+            text = "[" + sep.join(records[:cut]) + "]\n[]\t[" + sep.join(records[cut:]) + "]"
+        else:
+            text = "[" + sep.join(records) + "]"
         total = count
     elif kind == "geojson":
         features = [feature(rng) for _ in range(count)]
         total = sum(n for _, n in features)
         if count == 1 and rng.random() < 0.3:
             text = features[0][0]
+        elif count == 1 and rng.random() < 0.3:
+            text, total = geometry(rng)  # a bare geometry
         else:
             text = '{"type": "FeatureCollection", "features": [' + sep.join(f for f, _ in features) + "]}"
     else:
@@ -184,7 +216,7 @@ def json_file(rng, kind):
                 f, n = feature(rng)
                 lines.append(f)
                 total += n
-        text = rng.choice(["\n", "\r\n"]).join(lines)
+        text = rng.choice(["\n", "\r\n", "\n\n", "\n \t\n"]).join(lines)
         count = len(lines)
     if rng.random() < 0.6:
         text += "\n"
