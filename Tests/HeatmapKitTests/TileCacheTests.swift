@@ -8,18 +8,18 @@ import Testing
 
     @Test("the least recently used tiles go first, and the bytes stay under the capacity")
     func evictsLeastRecentlyUsed() {
-        // Room for three 1000-byte tiles and the tables, not four.
-        let one = HeapCost.array(tile(1000).png ?? [])
-        let capacity = 3 * one + 1024
+        // Room for three 10,000-byte tiles and the tables (a few hundred bytes, 2 KiB while one grows), not four.
+        let one = HeapCost.array(tile(10_000).png ?? [])
+        let capacity = 3 * one + 4096
         let cache = TileCache<Int, TileResult>(capacityBytes: capacity)
-        for key in 0..<3 { cache.insert(tile(1000, UInt8(key)), for: key) }
+        for key in 0..<3 { cache.insert(tile(10_000, UInt8(key)), for: key) }
         #expect(cache.count == 3 && cache.bytes <= capacity && cache.bytes > 3 * one)
-        #expect(cache[0] == tile(1000, 0))  // 0 is now the most recent: 1 is the oldest
-        cache.insert(tile(1000, 3), for: 3)
+        #expect(cache[0] == tile(10_000, 0))  // 0 is now the most recent: 1 is the oldest
+        cache.insert(tile(10_000, 3), for: 3)
         #expect(cache[1] == nil)
         #expect(cache[0] != nil && cache[2] != nil && cache[3] != nil)
         #expect(cache.bytes <= capacity)
-        cache.insert(tile(5000), for: 4)  // larger than the whole cache: not stored, nothing dropped
+        cache.insert(tile(50_000), for: 4)  // larger than the whole cache: not stored, nothing dropped
         #expect(cache[4] == nil && cache.count == 3)
         let before = cache.bytes
         cache.insert(.noTile, for: 0)  // replacing an entry frees its bytes

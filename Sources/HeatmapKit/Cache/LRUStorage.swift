@@ -60,13 +60,19 @@ struct LRUStorage<Key: Hashable, Value> {
         self = LRUStorage(capacity: capacity)
     }
 
-    /// The tables' bytes if one more entry went in now: the list and the dictionary grow
-    /// (to twice their capacity, as Swift's do) when full and no slot is free.
+    /// The tables' bytes while one more entry goes in now: a full list with no free slot, or
+    /// a full dictionary, grows to twice its capacity (as Swift's do), and while it is copied
+    /// the old and the new storage are both held.
     private func tableBytesAfterInsert() -> Int {
-        let listCapacity =
-            free.isEmpty && nodes.count == nodes.capacity ? max(2 * nodes.capacity, 16) : nodes.capacity
-        let dictionaryCapacity = slots.count == slots.capacity ? max(2 * slots.capacity, 2) : slots.capacity
-        return Self.tableBytes(list: listCapacity, dictionary: dictionaryCapacity, free: free.capacity)
+        let listGrows = free.isEmpty && nodes.count == nodes.capacity
+        let dictionaryGrows = slots.count == slots.capacity
+        guard listGrows || dictionaryGrows else { return tableBytes }
+        let grown = Self.tableBytes(
+            list: listGrows ? max(2 * nodes.capacity, 16) : nodes.capacity,
+            dictionary: dictionaryGrows ? max(2 * slots.capacity, 2) : slots.capacity, free: free.capacity)
+        let old = Self.tableBytes(
+            list: listGrows ? nodes.capacity : 0, dictionary: dictionaryGrows ? slots.capacity : 0, free: 0)
+        return grown + old
     }
 
     private mutating func updateTableBytes() {
