@@ -7,6 +7,12 @@ and encodes its tile), at several numbers of keep-alive connections. Writes JSON
         [--out .build/bench/serve-wrk.json] [--duration 8] [--connections 64,256] [--into bench.json]
 
 Needs wrk (Debian: apt-get install wrk). Traffic goes to 127.0.0.1 only, for a bounded time.
+
+    python3 scripts/serve_bench.py --empty-tiles 2400000 [--cache-mb 256]
+
+measures memory instead (no wrk needed): the server's resident memory before and after that many
+requests for distinct empty tiles (204s, each a new cache key), with the cache's own count of
+entries and bytes along the way.
 """
 import argparse
 import json
@@ -18,6 +24,9 @@ import sys
 import tempfile
 import time
 import urllib.request
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from http_pipeline import PipelinedClient, peak_rss_mb, rss_mb  # noqa: E402
 
 LUA = r"""
 local paths = {}
@@ -66,6 +75,57 @@ def start(binary, port, cache_mb):
     sys.exit("the server did not start")
 
 
+def cache_gauges(port):
+    metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    found = dict(re.findall(r"^(heatmap_tile_cache_(?:entries|bytes)) (\d+)$", metrics, re.M))
+    return int(found.get("heatmap_tile_cache_entries", 0)), int(found.get("heatmap_tile_cache_bytes", 0))
+
+
+def empty_tiles(args):
+    """Resident memory of the server before and after `args.empty_tiles` distinct empty tiles."""
+    server = start(args.binary, args.port, args.cache_mb)
+    try:
+        before = rss_mb(server.pid)
+        client = PipelinedClient(args.port)
+        steps = []
+        sent = 0
+        on_connection = 0
+        while sent < args.empty_tiles:
+            # Zoom 22 over the North Atlantic, far from Victoria: nothing within reach, every key new
+            # (x runs over 2^22 columns, y over 16 rows, opacity over 100 values).
+            paths = []
+            for i in range(sent, min(args.empty_tiles, sent + 64)):
+                x, y, o = i % 4194304, 1400000 + (i // 4194304) % 16, (i // (4194304 * 16)) % 100
+                paths.append(f"/police_stations/22/{x}/{y}.png" + (f"?opacity=0.{o:02d}" if o else ""))
+            if on_connection + len(paths) > 9000:
+                client.close()
+                client = PipelinedClient(args.port)
+                on_connection = 0
+            statuses = {status for status, _ in client.batch(paths)}
+            assert statuses == {204}, f"expected 204s, got {statuses}"
+            sent += len(paths)
+            on_connection += len(paths)
+            if sent % 200_000 < 64 or sent >= args.empty_tiles:
+                entries, cache_bytes = cache_gauges(args.port)
+                steps.append(dict(requests=sent, rss_mb=rss_mb(server.pid), cache_entries=entries,
+                                  cache_mb=round(cache_bytes / 2**20, 1)))
+                print(f"{sent:9} empty tiles: rss {steps[-1]['rss_mb']} MiB, cache {entries} entries, "
+                      f"{steps[-1]['cache_mb']} MiB", flush=True)
+        client.close()
+        report = {"benchmark": "heatmap serve: distinct empty tiles", "cache_mb": args.cache_mb,
+                  "requests": sent, "rss_mb_before": before, "rss_mb_after": rss_mb(server.pid),
+                  "rss_mb_peak": peak_rss_mb(server.pid), "steps": steps}
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(json.dumps(report, indent=2))
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    print(f"wrote {args.out}")
+
+
 def wrk(port, script, connections, duration, threads):
     output = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "10s", "-s", script,
@@ -80,13 +140,19 @@ def wrk(port, script, connections, duration, threads):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--binary", default=".build/release/heatmap")
-    parser.add_argument("--out", default=".build/bench/serve-wrk.json")
+    parser.add_argument("--out", help="default .build/bench/serve-wrk.json (serve-empty-tiles.json for --empty-tiles)")
     parser.add_argument("--duration", type=int, default=8)
     parser.add_argument("--connections", default="64,256")
     parser.add_argument("--port", type=int, default=18490)
     parser.add_argument("--into", help="also add the runs under \"server\" to this heatmap-bench JSON report")
+    parser.add_argument("--empty-tiles", type=int, help="measure memory over this many distinct empty tiles")
+    parser.add_argument("--cache-mb", type=int, default=256, help="the cache size for --empty-tiles")
     args = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    if args.empty_tiles:
+        args.out = args.out or ".build/bench/serve-empty-tiles.json"
+        return empty_tiles(args)
+    args.out = args.out or ".build/bench/serve-wrk.json"
     threads = max(1, min(4, os.cpu_count() or 1))
     runs = []
     with tempfile.TemporaryDirectory() as folder:

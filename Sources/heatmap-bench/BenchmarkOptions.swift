@@ -55,8 +55,10 @@ struct BenchmarkOptions {
             }
             i += 1
         }
-        guard points > 0, sizes.allSatisfy({ $0 > 0 }), zooms.allSatisfy({ (0...22).contains($0) }) else {
-            throw OptionError("sizes must be positive and zooms in 0...22")
+        // At most a billion points, so that no count of bytes or points derived from them overflows.
+        let allowed = 1...1_000_000_000
+        guard allowed.contains(points), sizes.allSatisfy(allowed.contains), zooms.allSatisfy((0...22).contains) else {
+            throw OptionError("sizes must be in 1...1000000000 and zooms in 0...22")
         }
     }
 }

@@ -30,6 +30,9 @@ struct ServeCommand {
         SIGHUP reloads the data; SIGINT or SIGTERM stops after the requests under way.
         """
 
+    /// The largest `--cache-mb` (16 TiB), so that the size in bytes is an exact `Int`.
+    static let maximumCacheMB = 1 << 24
+
     var host = "127.0.0.1"
     var port = 8080
     var layers: [(name: String, file: String, settings: HeatmapSettings)] = []
@@ -73,12 +76,19 @@ struct ServeCommand {
         host = list.text("host") ?? config.host ?? host
         port = try list.integer("port") ?? config.port ?? port
         guard (0...65535).contains(port) else { throw .usage("--port \(port) is outside 0...65535") }
-        options.cacheBytes = max(0, try list.integer("cache-mb") ?? config.cacheMB ?? 256) << 20
+        let cacheMB = try list.integer("cache-mb") ?? config.cacheMB ?? 256
+        guard (0...Self.maximumCacheMB).contains(cacheMB) else {
+            throw .usage("--cache-mb \(cacheMB) is outside 0...\(Self.maximumCacheMB) (MiB; 0 turns the cache off)")
+        }
+        options.cacheBytes = cacheMB << 20
         options.tileCacheControl = list.text("cache-control") ?? config.cacheControl ?? options.tileCacheControl
         options.cors = !list.flag("no-cors") && (config.cors ?? true)
         options.attribution = list.text("attribution") ?? config.attribution ?? ""
         options.baseMapURL = list.text("base-map") ?? options.baseMapURL
         limits.maxConnections = try list.integer("max-connections") ?? limits.maxConnections
+        guard limits.maxConnections >= 1 else {
+            throw .usage("--max-connections \(limits.maxConnections) must be at least 1")
+        }
         do {
             var base = try (config.defaults?.applied(to: .default)) ?? .default
             base.radius = try list.integer("radius") ?? base.radius

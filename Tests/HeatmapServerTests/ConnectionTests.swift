@@ -37,6 +37,23 @@ import Testing
         #expect(closing.isClosedByServer())
     }
 
+    @Test func closeWinsOverKeepAliveOnTheWire() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        for (version, fields) in [
+            ("1.0", "Connection: keep-alive\r\nConnection: close\r\n"), ("1.0", "Connection: keep-alive, close\r\n"),
+            ("1.1", "Host: x\r\nConnection: keep-alive\r\nConnection: close\r\n"),
+            ("1.1", "Host: x\r\nConnection: close, keep-alive\r\n"),
+        ] {
+            let client = try server.client(timeout: 5)
+            try client.send("GET /police/6/57/39.png HTTP/\(version)\r\n\(fields)\r\n")
+            let response = try client.read()
+            #expect(response.status == 200)
+            #expect(response.header("Connection") == "close", "HTTP/\(version) \(fields)")
+            #expect(client.isClosedByServer(), "HTTP/\(version) \(fields)")
+        }
+    }
+
     @Test func pipelinedRequestsAreAnsweredInOrder() throws {
         let server = try TestServer()
         defer { server.stop() }

@@ -1,3 +1,4 @@
+import Foundation
 import HeatmapServer
 import Testing
 
@@ -61,6 +62,76 @@ import Testing
         }
         // Both accepted and refused heads occur, so the mutations exercise both paths.
         #expect(outcomes[0] > 100 && outcomes[2] > 100)
+    }
+
+    /// Numbers a query parameter or path part is mutated into: extremes of every kind.
+    static let numbers = [
+        "4e-45", "1e-45", "1e-300", "4.9e-324", "0x1p-1074", "1e-400", "1e308", "1e309", "3.4e38", "0", "-0", "-1",
+        "nan", "inf", "-inf", "0x1f", "1e", "+", "-", ".", "9223372036854775808", "18446744073709551616",
+        "000000000000000000000000000001", "5", "10", "20", "50", "0.7", "1",
+    ]
+
+    /// A tile request: mostly valid, with its numbers replaced by extremes, overlong digit
+    /// strings or random bytes; `valid` when it is the known tile asked plainly.
+    static func tileRequest(_ random: inout SeededGenerator) -> String {
+        func pick(_ values: [String]) -> String { values[Int.random(in: 0..<values.count, using: &random)] }
+        func number() -> String {
+            switch Int.random(in: 0..<8, using: &random) {
+            case 0: return String(repeating: "9", count: Int.random(in: 9...400, using: &random))
+            case 1: return "0." + String(repeating: "0", count: Int.random(in: 1...400, using: &random)) + "1"
+            case 2: return String(format: "%a", Double(bitPattern: random.next()))
+            case 3: return "\(Double(bitPattern: random.next()))"
+            case 4: return "\(Float(bitPattern: UInt32(truncatingIfNeeded: random.next())))"
+            default: return pick(numbers)
+            }
+        }
+        var z = "6"
+        var x = "57"
+        var y = "39"
+        var scale = pick(["", "", "@2x", "@3x", "@9x", "@0x"])
+        switch Int.random(in: 0..<10, using: &random) {
+        case 0: z = number()
+        case 1: x = number()
+        case 2: y = number()
+        case 3: (z, x, y) = (pick(["22", "23", "30"]), number(), number())
+        case 4: scale = "@" + number() + "x"
+        default: break
+        }
+        var query: [String] = []
+        for name in ["max", "radius", "opacity", "gradient"] where Int.random(in: 0..<3, using: &random) == 0 {
+            let value =
+                name == "gradient"
+                ? pick(["fire", "0000ff:\(number()),ff0000:1", "\(number()):1", "ff0000:\(number())"]) : number()
+            query.append("\(name)=\(value.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? value)")
+        }
+        return "/police/\(z)/\(x)/\(y)\(scale).png" + (query.isEmpty ? "" : "?" + query.joined(separator: "&"))
+    }
+
+    @Test func serverAnswersExtremeNumbersInTilesAndLivesOn() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        var random = SeededGenerator(state: 15)
+        var client = try server.client(timeout: 10)
+        let known = try client.get("/police/6/57/39.png").body
+        var statuses: [Int: Int] = [:]
+        for batch in 0..<12 {
+            for _ in 0..<100 {
+                let path = Self.tileRequest(&random)
+                let response: TestClient.Response
+                do {
+                    response = try client.get(path)
+                } catch {
+                    client = try server.client(timeout: 10)
+                    response = try client.get(path)
+                }
+                #expect([200, 204, 400, 404].contains(response.status), "\(path): \(response.status)")
+                statuses[response.status, default: 0] += 1
+            }
+            let check = try server.client(timeout: 10)
+            #expect(try check.get("/police/6/57/39.png").body == known, "after batch \(batch)")
+        }
+        // Both drawn tiles and refusals occur, so the mutations exercise both paths.
+        #expect(statuses[200, default: 0] > 50 && statuses[400, default: 0] > 50)
     }
 
     @Test func serverAnswersMutatedRequestsAndLivesOn() throws {

@@ -40,6 +40,21 @@ import Testing
         #expect(try parse("GET / HTTP/1.1\r\nHost: x\r\nConnection: Close\r\n\r\n")?.request.keepAlive == false)
     }
 
+    @Test(
+        "close wins over keep-alive, in one field or two, in HTTP/1.0 and 1.1",
+        arguments: [
+            "Connection: keep-alive\r\nConnection: close\r\n", "Connection: close\r\nConnection: keep-alive\r\n",
+            "Connection: keep-alive, close\r\n", "Connection: close, keep-alive\r\n",
+            "Connection: Keep-Alive,CLOSE\r\n",
+            "Connection: upgrade\r\nConnection: keep-alive , close \r\n",
+        ])
+    func closeWins(fields: String) throws {
+        for version in ["1.0", "1.1"] {
+            let request = try #require(try parse("GET / HTTP/\(version)\r\nHost: x\r\n\(fields)\r\n")).request
+            #expect(request.keepAlive == false, "HTTP/\(version) with \(fields)")
+        }
+    }
+
     @Test func absoluteFormTargetsLoseTheirAuthority() throws {
         let parsed = try #require(try parse("GET http://example.com/catalog?x=1 HTTP/1.1\r\nHost: example.com\r\n\r\n"))
         #expect(parsed.request.path == "/catalog")

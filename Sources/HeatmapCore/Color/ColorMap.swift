@@ -22,13 +22,20 @@ public struct ColorMap: Sendable {
     /// Colours an intensity grid: a pixel of intensity I > 0 takes entry
     /// min(count − 1, ⌊I / maximum · (count − 1)⌋); a pixel of intensity 0 is transparent.
     ///
-    /// - Parameter maximum: M, the normalisation value; a value ≤ 0 gives a transparent image.
+    /// Any M > 0 works, however small or large against the intensities: I / M · (count − 1)
+    /// is clamped to the last entry in floating point before it becomes an index, so a tiny
+    /// M (even a subnormal one, where the factor is infinite) colours every I > 0 with the
+    /// last entry, as the definition says.
+    ///
+    /// - Parameter maximum: M, the normalisation value; a value ≤ 0, infinite or NaN gives a
+    ///   transparent image.
     /// - Complexity: O(pixels); runs of eight zero intensities are skipped at once.
     public func colorize(_ grid: IntensityGrid, maximum: Double) -> RGBAImage {
         var image = RGBAImage(transparentWidth: grid.width, height: grid.height)
         guard maximum > 0, maximum.isFinite else { return image }
         let factor = Double(count - 1) / maximum
         let last = count - 1
+        let lastEntry = Double(last)
         grid.values.withUnsafeBufferPointer { values in
             entries.withUnsafeBytes { table in
                 image.pixels.withUnsafeMutableBytes { out in
@@ -47,7 +54,10 @@ public struct ColorMap: Sendable {
                         while i < end {
                             let v = source[i]
                             if v > 0 {
-                                let entry = min(last, Int(Double(v) * factor))
+                                // Clamped before converting: the product may be far beyond Int
+                                // (or infinite); `<` is false for NaN too, which takes the last.
+                                let scaled = Double(v) * factor
+                                let entry = scaled < lastEntry ? Int(scaled) : last
                                 target.storeBytes(
                                     of: table.loadUnaligned(fromByteOffset: 4 * entry, as: UInt32.self),
                                     toByteOffset: 4 * i, as: UInt32.self)

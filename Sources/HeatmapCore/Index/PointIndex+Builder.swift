@@ -10,6 +10,8 @@ extension PointIndex {
     public struct Builder: Sendable {
         private var keys: [UInt64] = []
         private var weights: [Float] = []
+        /// The sum of the weights appended, as the index keeps them (``PointIndex/storedWeight(_:)``).
+        public private(set) var totalWeight = 0.0
 
         /// Creates an empty builder with room for `capacity` points.
         public init(capacity: Int = 0) {
@@ -24,8 +26,9 @@ extension PointIndex {
         ///
         /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` (index = ``count``) for a
         ///   latitude that is not a number in -90...90 (beyond ±85.05112878 it is kept and
-        ///   clamped when drawn), a longitude that is not finite (any finite one wraps), or an
-        ///   intensity that is not finite and at least 0 or too large for 32-bit floats.
+        ///   clamped when drawn), a longitude that is not finite (any finite one wraps), an
+        ///   intensity that is not finite and at least 0 or too large for 32-bit floats, or one
+        ///   that would bring the sum of the weights above ``PointIndex/maximumTotalWeight``.
         public mutating func append(latitude: Double, longitude: Double, intensity: Double = 1) throws(HeatmapError) {
             guard latitude.isFinite, (-90...90).contains(latitude) else {
                 throw .invalidPoint(index: count, reason: "latitude \(latitude) is outside -90...90")
@@ -36,6 +39,10 @@ extension PointIndex {
             guard intensity.isFinite, intensity >= 0, intensity <= Double(Float.greatestFiniteMagnitude) else {
                 throw .invalidPoint(index: count, reason: "intensity \(intensity) is not a finite number ≥ 0")
             }
+            let total = totalWeight + PointIndex.storedWeight(intensity)
+            guard total <= PointIndex.maximumTotalWeight else {
+                throw .invalidPoint(index: count, reason: PointIndex.totalWeightReason("intensity \(intensity)"))
+            }
             if keys.count == keys.capacity {
                 // Grow by a quarter, not double: the sort later needs as much again for scratch.
                 let capacity = keys.count + keys.count / 4 + 1024
@@ -45,6 +52,7 @@ extension PointIndex {
             keys.append(
                 Morton.key(x: WebMercator.unitX(longitude: longitude), y: WebMercator.unitY(latitude: latitude)))
             weights.append(Float(intensity))
+            totalWeight = total
         }
 
         /// Adds a weighted point; see ``append(latitude:longitude:intensity:)``.
@@ -68,6 +76,7 @@ extension PointIndex {
             var weights: [Float] = []
             swap(&keys, &self.keys)
             swap(&weights, &self.weights)
+            totalWeight = 0
             return PointIndex(sortedKeys: consume keys, weights: consume weights)
         }
     }

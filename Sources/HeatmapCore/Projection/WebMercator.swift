@@ -13,8 +13,7 @@ public enum WebMercator {
     public static let maximumZoom = 22
 
     /// The unit x of a longitude in degrees; longitudes wrap, so -180 and 180 are both 0.
-    ///
-    /// - Precondition: `longitude` is finite.
+    /// A longitude that is not finite (which the index refuses) gives 0 rather than a trap.
     public static func unitX(longitude: Double) -> UInt32 {
         var fraction = (longitude + 180) / 360
         fraction -= fraction.rounded(.down)
@@ -24,9 +23,9 @@ public enum WebMercator {
 
     /// The unit y of a latitude in degrees, clamped to ±``maximumLatitude``.
     ///
-    /// - Precondition: `latitude` is finite.
+    /// A NaN latitude (which the index refuses) gives the equator's row rather than a trap.
     public static func unitY(latitude: Double) -> UInt32 {
-        let clamped = min(max(latitude, -maximumLatitude), maximumLatitude)
+        let clamped = latitude.isNaN ? 0 : min(max(latitude, -maximumLatitude), maximumLatitude)
         let sine = mathSin(clamped * .pi / 180)
         let fraction = 0.5 - mathLog((1 + sine) / (1 - sine)) / (4 * .pi)
         let units = (fraction * 4_294_967_296).rounded(.down)

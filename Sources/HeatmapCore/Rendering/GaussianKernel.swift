@@ -16,7 +16,7 @@ public struct GaussianKernel: Sendable, Hashable {
 
     /// k(t) in double precision, as the definition gives it.
     public func value(at t: Int) -> Double {
-        guard abs(t) <= radius else { return 0 }
+        guard (-radius...radius).contains(t) else { return 0 }  // abs(Int.min) would trap
         let sigma = Double(radius) / 3
         return mathExp(-Double(t * t) / (2 * sigma * sigma))
     }

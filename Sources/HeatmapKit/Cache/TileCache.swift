@@ -1,23 +1,30 @@
 import Synchronization
 
-/// What a ``TileCache`` can hold: a value that knows the bytes it keeps alive.
+/// What a ``TileCache`` holds and is keyed by: a value that knows the heap memory it keeps alive.
 public protocol CacheCost: Sendable {
-    /// The memory the value holds, in bytes, counted against the cache's capacity.
+    /// The heap memory the value keeps alive, in bytes: the storage of its arrays and strings
+    /// (see ``HeapCost``). Its inline size is counted by the cache, with the cache's own
+    /// bookkeeping.
     var cacheCost: Int { get }
 }
 
 extension TileResult: CacheCost {
-    /// The PNG's bytes plus 64 for the entry itself.
-    public var cacheCost: Int { 64 + (png?.count ?? 0) }
+    /// The PNG's storage; nothing for ``noTile``.
+    public var cacheCost: Int { png.map(HeapCost.array) ?? 0 }
 }
 
 /// A bounded, thread-safe cache of encoded tiles that drops the least recently used first.
+///
+/// Its byte count is what it really holds: every tile's heap memory, the key's too when the
+/// key conforms to ``CacheCost`` (settings with a gradient do), and the cache's own tables (a
+/// dictionary and a list of entries, at their capacity), so that a cache of many empty tiles
+/// stays within its capacity as one of large tiles does.
 public final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendable {
     private let storage: Mutex<LRUStorage<Key, Value>>
     /// The most bytes held; 0 turns the cache off (a server with its own cache does that).
     public let capacityBytes: Int
 
-    /// Creates a cache that holds at most `capacityBytes` of tile bytes (default 64 MiB).
+    /// Creates a cache that holds at most `capacityBytes` (default 64 MiB).
     public init(capacityBytes: Int = 64 << 20) {
         self.capacityBytes = max(0, capacityBytes)
         storage = Mutex(LRUStorage(capacity: self.capacityBytes))
@@ -33,7 +40,8 @@ public final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendab
     /// than the whole capacity is not stored.
     public func insert(_ tile: Value, for key: Key) {
         guard capacityBytes > 0 else { return }
-        storage.withLock { $0.insert(tile, for: key) }
+        let size = tile.cacheCost + ((key as? any CacheCost)?.cacheCost ?? 0)
+        storage.withLock { $0.insert(tile, for: key, heapBytes: size) }
     }
 
     /// Drops every tile.
@@ -43,83 +51,6 @@ public final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendab
 
     /// The number of tiles held.
     public var count: Int { storage.withLock { $0.count } }
-    /// The bytes of tiles held.
+    /// The bytes held: the tiles' and keys' heap memory and the cache's own tables.
     public var bytes: Int { storage.withLock { $0.bytes } }
-}
-
-/// The cache's bookkeeping: a dictionary into a doubly linked list kept in an array.
-struct LRUStorage<Key: Hashable, Value: CacheCost> {
-    private struct Node {
-        var key: Key
-        var tile: Value?
-        var size: Int
-        var previous: Int
-        var next: Int
-    }
-
-    let capacity: Int
-    private(set) var bytes = 0
-    private var slots: [Key: Int] = [:]
-    private var nodes: [Node] = []
-    private var free: [Int] = []
-    private var head = -1  // most recent
-    private var tail = -1  // least recent
-
-    init(capacity: Int) { self.capacity = capacity }
-
-    var count: Int { slots.count }
-
-    mutating func value(for key: Key) -> Value? {
-        guard let slot = slots[key] else { return nil }
-        unlink(slot)
-        pushFront(slot)
-        return nodes[slot].tile
-    }
-
-    mutating func insert(_ tile: Value, for key: Key) {
-        if let slot = slots[key] { remove(slot) }
-        let size = tile.cacheCost
-        guard size <= capacity else { return }
-        while bytes + size > capacity, tail >= 0 { remove(tail) }
-        let node = Node(key: key, tile: tile, size: size, previous: -1, next: -1)
-        let slot: Int
-        if let reused = free.popLast() {
-            nodes[reused] = node
-            slot = reused
-        } else {
-            nodes.append(node)
-            slot = nodes.count - 1
-        }
-        slots[key] = slot
-        bytes += size
-        pushFront(slot)
-    }
-
-    mutating func removeAll() {
-        self = LRUStorage(capacity: capacity)
-    }
-
-    private mutating func remove(_ slot: Int) {
-        unlink(slot)
-        slots[nodes[slot].key] = nil
-        bytes -= nodes[slot].size
-        nodes[slot].tile = nil
-        free.append(slot)
-    }
-
-    private mutating func unlink(_ slot: Int) {
-        let (p, n) = (nodes[slot].previous, nodes[slot].next)
-        if p >= 0 { nodes[p].next = n } else { head = n }
-        if n >= 0 { nodes[n].previous = p } else { tail = p }
-        nodes[slot].previous = -1
-        nodes[slot].next = -1
-    }
-
-    private mutating func pushFront(_ slot: Int) {
-        nodes[slot].next = head
-        nodes[slot].previous = -1
-        if head >= 0 { nodes[head].previous = slot }
-        head = slot
-        if tail < 0 { tail = slot }
-    }
 }

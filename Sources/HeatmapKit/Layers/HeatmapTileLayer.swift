@@ -28,13 +28,15 @@ public final class HeatmapTileLayer: Sendable {
         var opacity: Double
     }
 
-    struct TileKey: Hashable, Sendable {
+    struct TileKey: Hashable, Sendable, CacheCost {
         var generation: Int
         var settings: HeatmapSettings
         var zoom: Int
         var x: Int
         var y: Int
         var scale: Int
+
+        var cacheCost: Int { settings.cacheCost }
     }
 
     let state: Mutex<State>

@@ -127,6 +127,9 @@ extension CSVPointParser {
             if let problem = PointCollector.weightProblem(value, text: text(weightField)) {
                 return try collector.reject(line: line, problem)
             }
+            if let problem = collector.totalWeightProblem(value, text: text(weightField)) {
+                return try collector.reject(line: line, problem)
+            }
             weight = value
         }
         collector.add(latitude: latitude, longitude: longitude, weight: weight)

@@ -106,6 +106,9 @@ struct JSONRecordInterpreter {
         if let problem = PointCollector.weightProblem(weight.value, text: tape.describe(weight.node)) {
             return try reject(weight.node, label, problem, &collector)
         }
+        if let problem = collector.totalWeightProblem(weight.value, text: tape.describe(weight.node)) {
+            return try reject(weight.node, label, problem, &collector)
+        }
         collector.add(latitude: latitude.value, longitude: longitude.value, weight: weight.value)
     }
 }

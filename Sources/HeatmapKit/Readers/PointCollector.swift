@@ -5,7 +5,8 @@ import HeatmapCore
 ///
 /// Rules: latitude a number in -90...90 (beyond ±85.05112878 kept, clamped when drawn,
 /// counted); longitude any finite number (it wraps); weight a finite number ≥ 0 and at most
-/// Float's largest (0 is kept and counted). A value's text is quoted in messages.
+/// Float's largest (0 is kept and counted), all of them summing to at most
+/// ``PointIndex/maximumTotalWeight``. A value's text is quoted in messages.
 struct PointCollector {
     let path: String
     let skipInvalid: Bool
@@ -42,8 +43,19 @@ struct PointCollector {
         return nil
     }
 
+    /// Why a weight, valid by itself, cannot join the points read so far: their weights, as
+    /// the index keeps them, would sum above ``PointIndex/maximumTotalWeight``; or `nil`.
+    func totalWeightProblem(_ value: Double, text: @autoclosure () -> String) -> String? {
+        storedWeightSum + PointIndex.storedWeight(value) <= PointIndex.maximumTotalWeight
+            ? nil : PointIndex.totalWeightReason("weight \"\(text())\"")
+    }
+
+    /// The sum of the weights added, as the index keeps them.
+    private(set) var storedWeightSum = 0.0
+
     /// Adds a point already checked with the `…Problem` functions.
     mutating func add(latitude: Double, longitude: Double, weight: Double) {
+        storedWeightSum += PointIndex.storedWeight(weight)
         if points != nil {
             points?.append(
                 WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude), intensity: weight))

@@ -33,8 +33,10 @@ struct ReportAccumulator {
         weightSum += weight
         var wrapped = longitude
         if !(-180..<180).contains(wrapped) {
-            wrapped -= 360 * ((wrapped + 180) / 360).rounded(.down)
-            if wrapped >= 180 { wrapped -= 360 }
+            // The remainder is exact at any size (x - 360 * floor(x / 360) is not: for 3e34 it
+            // left -4.6e18, which trapped below).
+            wrapped = wrapped.truncatingRemainder(dividingBy: 360)
+            if wrapped >= 180 { wrapped -= 360 } else if wrapped < -180 { wrapped += 360 }
         }
         let bin = min(Self.bins - 1, max(0, Int((wrapped + 180) * 10)))
         binMinimum[bin] = min(binMinimum[bin], wrapped)

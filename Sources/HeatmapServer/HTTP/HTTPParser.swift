@@ -122,7 +122,8 @@ public struct HTTPParser: Sendable {
         let tokens = request.headers["Connection"].flatMap { $0.split(separator: ",") }.map {
             $0.trimmingWhitespace().lowercased()
         }
-        request.keepAlive = request.minorVersion == 1 ? !tokens.contains("close") : tokens.contains("keep-alive")
+        // `close` wins over `keep-alive` wherever either appears (RFC 9112 9.3, 9.6).
+        request.keepAlive = !tokens.contains("close") && (request.minorVersion == 1 || tokens.contains("keep-alive"))
         let lengths = request.headers["Content-Length"].flatMap {
             $0.split(separator: ",", omittingEmptySubsequences: false)
         }

@@ -57,12 +57,15 @@ public struct LayerData: Sendable {
 extension PointBounds {
     /// The centre, and the zoom at which the extent about fills a 1024-pixel-wide map, for
     /// TileJSON's `center`. An extent with `west > east` crosses the antimeridian.
+    /// Any finite bounds work, unwrapped longitudes too (`LayerData(points:)` keeps them as
+    /// given): an extent of 360° or more is the whole world, and the zoom is clamped before it
+    /// becomes an integer.
     public var center: (longitude: Double, latitude: Double, zoom: Int) {
-        let width = west <= east ? east - west : east + 360 - west
+        let width = min(360, west <= east ? east - west : east + 360 - west)
         let span = max(width, (north - south) * 1.5, 1e-6)
-        let zoom = Int(log2(360 / span * 4).rounded(.down))
-        var longitude = west + width / 2
-        if longitude > 180 { longitude -= 360 }
-        return (longitude, (south + north) / 2, min(max(zoom, 0), 16))
+        let zoom = min(max(log2(360 / span * 4).rounded(.down), 0), 16)
+        var longitude = width >= 360 ? 0 : (west + width / 2).truncatingRemainder(dividingBy: 360)
+        if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+        return (longitude, (south + north) / 2, zoom.isNaN ? 0 : Int(zoom))
     }
 }
