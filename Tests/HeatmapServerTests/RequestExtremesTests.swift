@@ -139,3 +139,42 @@ import Testing
         #expect(text.hasPrefix("heatmap: "), "\(flags): \(text)")
     }
 }
+
+/// Library-set limits at the ends of `Int`, and zoom ranges the service cannot offer.
+@Suite struct LimitExtremesTests {
+    @Test("limits of Int.max (no limit) parse requests; of 0, refuse them; never an overflow")
+    func parserLimits() throws {
+        let head = Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        for value in [Int.max, Int.max - 1, 0, -1, Int.min] {
+            var limits = HTTPLimits()
+            limits.maxRequestLine = value
+            limits.maxHeaderBytes = value
+            limits.maxHeaderCount = value
+            var parser = HTTPParser(limits: limits)
+            do {
+                let parsed = try parser.parse(ArraySlice(head))
+                #expect(value > 100 && parsed?.request.path == "/health", "limit \(value)")
+            } catch {
+                #expect(value <= 100, "limit \(value): \(error)")
+            }
+            var partial = HTTPParser(limits: limits)
+            _ = try? partial.parse(ArraySlice(head.prefix(20)))
+        }
+    }
+
+    @Test("a service offering zooms outside 0...22, or lowest above highest, is refused")
+    func zoomRanges() throws {
+        let path = try TestServer.fixturePath()
+        let layer = try ServedLayer(name: "police", data: try LayerData.load(path: path))
+        for (low, high) in [(-1, 22), (0, 23), (10, 9), (Int.min, Int.max), (0, Int.max)] {
+            var options = ServerOptions()
+            options.minZoom = low
+            options.maxZoom = high
+            #expect(throws: OverrideError.self) { try TileService(layers: [layer], options: options) }
+        }
+        var options = ServerOptions()
+        options.minZoom = 5
+        options.maxZoom = 5
+        #expect(throws: Never.self) { try TileService(layers: [layer], options: options) }
+    }
+}
