@@ -67,25 +67,23 @@ class PipelinedClient:
         return status, body
 
 
-def rss_mb(pid):
-    """Resident memory of a process in MiB (Linux), or None."""
+def _status_mb(pid, field):
+    """A memory figure of /proc/PID/status (Linux) in MiB, or None."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmRSS:"):
+                if line.startswith(field + ":"):
                     return round(int(line.split()[1]) / 1024, 1)
     except OSError:
         return None
     return None
+
+
+def rss_mb(pid):
+    """Resident memory of a process in MiB, or None."""
+    return _status_mb(pid, "VmRSS")
 
 
 def peak_rss_mb(pid):
-    """The peak resident memory of a process in MiB (Linux), or None."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmHWM:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        return None
-    return None
+    """The peak resident memory of a process in MiB, or None."""
+    return _status_mb(pid, "VmHWM")

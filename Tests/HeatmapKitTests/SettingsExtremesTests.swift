@@ -99,7 +99,8 @@ import Testing
 
     @Test("coordinates at the extremes: a tile, or the point named")
     func coordinates() {
-        for latitude in Self.doubles + [90, -90, 85.06, -85.06] {
+        let latitudes: [Double] = [0, -0.0, .leastNonzeroMagnitude, 1e-300, 90, -90, 85.06, -85.06, 90.0.nextUp, 1e300]
+        for latitude in latitudes + [-.greatestFiniteMagnitude, .infinity, -.infinity, .nan] {
             for longitude in [0, 144.9, 180, -180, 1e300, 2.9768627017671585e+34, .greatestFiniteMagnitude, .nan] {
                 let layer = HeatmapTileLayer(weightedData: [
                     WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude))

@@ -88,7 +88,7 @@ import Testing
         var z = "6"
         var x = "57"
         var y = "39"
-        var scale = pick(["", "", "@2x", "@3x", "@9x", "@0x"])
+        var scale = pick(["", "", "", "", "", "@2x", "@3x", "@9x", "@0x"])
         switch Int.random(in: 0..<10, using: &random) {
         case 0: z = number()
         case 1: x = number()
@@ -114,8 +114,8 @@ import Testing
         var client = try server.client(timeout: 10)
         let known = try client.get("/police/6/57/39.png").body
         var statuses: [Int: Int] = [:]
-        for batch in 0..<12 {
-            for _ in 0..<100 {
+        for batch in 0..<8 {
+            for _ in 0..<80 {
                 let path = Self.tileRequest(&random)
                 let response: TestClient.Response
                 do {
@@ -131,7 +131,7 @@ import Testing
             #expect(try check.get("/police/6/57/39.png").body == known, "after batch \(batch)")
         }
         // Both drawn tiles and refusals occur, so the mutations exercise both paths.
-        #expect(statuses[200, default: 0] > 50 && statuses[400, default: 0] > 50)
+        #expect(statuses[200, default: 0] > 30 && statuses[400, default: 0] > 30)
     }
 
     @Test func serverAnswersMutatedRequestsAndLivesOn() throws {

@@ -59,7 +59,8 @@ import Testing
                 case "gradient-colour": query = "gradient=\(number):0.5"
                 default: query = "\(parameter)=\(number)"
                 }
-                for tile in ["6/57/39", "6/57/39@3x", "0/0/0@2x", "22/3823181/2560787"] {
+                // A tile with data, the world at 512 px, and an empty one at the deepest zoom.
+                for tile in ["6/57/39", "0/0/0@2x", "22/0/0@3x"] {
                     let response = try Self.answer("/police/\(tile).png?\(query)", &client, server: server)
                     #expect([200, 204, 400].contains(response.status), "\(tile)?\(query): \(response.status)")
                     if response.status == 400 { #expect(!response.text.isEmpty) }
@@ -136,5 +137,44 @@ import Testing
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         #expect(process.terminationReason == .exit && [1, 64].contains(process.terminationStatus), "\(flags): \(text)")
         #expect(text.hasPrefix("heatmap: "), "\(flags): \(text)")
+    }
+}
+
+/// Library-set limits at the ends of `Int`, and zoom ranges the service cannot offer.
+@Suite struct LimitExtremesTests {
+    @Test("limits of Int.max (no limit) parse requests; of 0, refuse them; never an overflow")
+    func parserLimits() throws {
+        let head = Array("GET /health HTTP/1.1\r\nHost: x\r\n\r\n".utf8)
+        for value in [Int.max, Int.max - 1, 0, -1, Int.min] {
+            var limits = HTTPLimits()
+            limits.maxRequestLine = value
+            limits.maxHeaderBytes = value
+            limits.maxHeaderCount = value
+            var parser = HTTPParser(limits: limits)
+            do {
+                let parsed = try parser.parse(ArraySlice(head))
+                #expect(value > 100 && parsed?.request.path == "/health", "limit \(value)")
+            } catch {
+                #expect(value <= 100, "limit \(value): \(error)")
+            }
+            var partial = HTTPParser(limits: limits)
+            _ = try? partial.parse(ArraySlice(head.prefix(20)))
+        }
+    }
+
+    @Test("a service offering zooms outside 0...22, or lowest above highest, is refused")
+    func zoomRanges() throws {
+        let path = try TestServer.fixturePath()
+        let layer = try ServedLayer(name: "police", data: try LayerData.load(path: path))
+        for (low, high) in [(-1, 22), (0, 23), (10, 9), (Int.min, Int.max), (0, Int.max)] {
+            var options = ServerOptions()
+            options.minZoom = low
+            options.maxZoom = high
+            #expect(throws: OverrideError.self) { try TileService(layers: [layer], options: options) }
+        }
+        var options = ServerOptions()
+        options.minZoom = 5
+        options.maxZoom = 5
+        #expect(throws: Never.self) { try TileService(layers: [layer], options: options) }
     }
 }

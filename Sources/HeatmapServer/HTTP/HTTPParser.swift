@@ -27,8 +27,9 @@ public struct HTTPParser: Sendable {
                 }
                 return nil
             }
-            if lineEnd - skip > limits.maxRequestLine + 1 { throw .requestLineTooLong(limit: limits.maxRequestLine) }
-            if buffer.endIndex - lineEnd - 1 > limits.maxHeaderBytes + 4 {
+            // Lengths minus the slack, not limits plus it: a limit of Int.max must not overflow.
+            if lineEnd - skip - 1 > limits.maxRequestLine { throw .requestLineTooLong(limit: limits.maxRequestLine) }
+            if buffer.endIndex - lineEnd - 1 - 4 > limits.maxHeaderBytes {
                 throw .headersTooLarge("more than \(limits.maxHeaderBytes) bytes")
             }
             return nil
@@ -41,7 +42,7 @@ public struct HTTPParser: Sendable {
         }
         var request = try Self.parseRequestLine(requestLine)
         let headerBytes = headEnd - skip - requestLine.count
-        guard headerBytes <= limits.maxHeaderBytes + 4 else {
+        guard headerBytes - 4 <= limits.maxHeaderBytes else {
             throw .headersTooLarge("more than \(limits.maxHeaderBytes) bytes")
         }
         while let line = lines.next() {

@@ -22,11 +22,18 @@ public final class TileService: HTTPResponder {
 
     /// Creates the responder.
     ///
-    /// - Throws: ``OverrideError`` when two layers share a name or there are none.
+    /// - Throws: ``OverrideError`` when two layers share a name, there are none, or the zooms
+    ///   offered are not a range within 0...22.
     public init(layers: [ServedLayer], options: ServerOptions = ServerOptions(), stats: ServerStats = ServerStats())
         throws(OverrideError)
     {
         guard !layers.isEmpty else { throw OverrideError("no layers to serve") }
+        guard 0 <= options.minZoom, options.minZoom <= options.maxZoom, options.maxZoom <= WebMercator.maximumZoom
+        else {
+            throw OverrideError(
+                "zooms \(options.minZoom)...\(options.maxZoom) are not within 0...\(WebMercator.maximumZoom), lowest first"
+            )
+        }
         var byName: [String: ServedLayer] = [:]
         for layer in layers {
             guard byName[layer.name] == nil else { throw OverrideError("two layers are named \(layer.name)") }
