@@ -106,7 +106,8 @@ struct ImageCommand {
             guard let image = try layer.imageFor(viewport) else {
                 throw CommandError("a tile of the base is not available yet (the upstream failed or timed out)")
             }
-            png = try PNGEncoder().encode(image)
+            // One image, for reports and e-mails: zlib's default level, smaller than the tiles' fast deflate.
+            png = try PNGEncoder(filter: .adaptive, compressionLevel: .zlibDefault, compressor: .zlib).encode(image)
         } catch let error as CommandError {
             throw error
         } catch {

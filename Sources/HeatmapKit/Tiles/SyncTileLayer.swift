@@ -10,7 +10,8 @@ extension SyncTileLayer {
     /// task is cancelled first.
     public func tile(_ tile: TileRequest) async throws -> TileResult {
         if Task.isCancelled { return .notAvailableYet }
-        let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<TileResult, any Error>, Never>) in
+        let result = await withCheckedContinuation {
+            (continuation: CheckedContinuation<Result<TileResult, any Error>, Never>) in
             DispatchQueue.global().async {
                 continuation.resume(returning: Result { try self.tileFor(tile) })
             }
@@ -40,8 +41,8 @@ extension AsyncTileLayer {
 }
 
 extension TileLayer {
-    /// Runs `body` on a task and waits for it at most `synchronousTimeout`-like `timeout` seconds;
-    /// ``TileResult/notAvailableYet`` (and the task cancelled) when it takes longer.
+    /// Runs `body` on a task and waits for it at most `timeout` seconds; ``TileResult/notAvailableYet``
+    /// (and the task cancelled) when it takes longer.
     func waitForTile(
         timeout: Double = 10, _ body: @escaping @Sendable () async throws -> TileResult
     ) throws -> TileResult {

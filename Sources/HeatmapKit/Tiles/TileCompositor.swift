@@ -8,6 +8,9 @@
 /// neighbour (target pixel i takes source pixel ⌊(2i + 1)·S / 2T⌋), so a 256 px tile under a
 /// 512 px one becomes 2 × 2 blocks, never blurred.
 enum TileCompositor {
+    /// The largest tile side accepted, in pixels.
+    static let maximumSide = 8192
+
     /// One layer's decoded tile and the opacity still to apply to it.
     struct Layer {
         var image: RGBAImage
@@ -22,7 +25,7 @@ enum TileCompositor {
         guard let header = PNGHeader(png) else {
             throw .invalidImage(layer: layer, reason: "the bytes do not start with a PNG signature and IHDR")
         }
-        guard header.width == expected, header.height == expected else {
+        guard header.width == expected, header.height == expected, expected <= maximumSide else {
             throw .wrongImageSize(layer: layer, expected: expected, width: header.width, height: header.height)
         }
         do {

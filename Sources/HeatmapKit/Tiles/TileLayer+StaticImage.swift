@@ -30,7 +30,11 @@ extension TileLayer {
         let answers = try await withThrowingTaskGroup(of: (StaticImagePlan.Tile, TileResult).self) { group in
             for tile in plan.tiles {
                 group.addTask {
-                    (tile, try await self.tile(TileRequest(x: tile.x, y: tile.y, zoom: viewport.zoom, scale: viewport.scale)))
+                    (
+                        tile,
+                        try await self.tile(
+                            TileRequest(x: tile.x, y: tile.y, zoom: viewport.zoom, scale: viewport.scale))
+                    )
                 }
             }
             var answers: [(StaticImagePlan.Tile, TileResult)] = []

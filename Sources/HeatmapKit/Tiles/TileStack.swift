@@ -2,7 +2,8 @@ import Synchronization
 
 /// Layers drawn over one another as one layer, in ``TileLayer/zIndex`` order (higher over
 /// lower; equal values keep the order given, the first at the bottom), with each layer's
-/// opacity applied (see ``TileCompositor`` in the README for the exact rule).
+/// opacity applied: straight alpha, Porter-Duff "over" in double precision (README's
+/// "Compositing" gives the exact rule).
 ///
 /// - A tile is ``TileResult/notAvailableYet`` when any layer says so (a partial composite would
 ///   never be asked for again), ``TileResult/noTile`` when every layer says so, otherwise the
@@ -86,7 +87,7 @@ public final class TileStack: TileLayer {
         try request.validate()
         let side = imageSize(scale: request.scale)
         let members = try current()
-        if let cached = cached(request, side: side, members: members) { return cached }
+        if let cached = cache[Key(request: request, side: side)] { return cached }
         var answers: [TileResult] = []
         for layer in layers { answers.append(try Self.ask(layer) { try layer.tileFor(request) }) }
         return try finish(request, side: side, members: members, answers: answers)
@@ -97,7 +98,7 @@ public final class TileStack: TileLayer {
         try request.validate()
         let side = imageSize(scale: request.scale)
         let members = try current()
-        if let cached = cached(request, side: side, members: members) { return cached }
+        if let cached = cache[Key(request: request, side: side)] { return cached }
         let answers = try await withThrowingTaskGroup(of: (Int, TileResult).self) { group in
             for (index, layer) in layers.enumerated() {
                 group.addTask { (index, try await Self.ask(layer) { try await layer.tile(request) }) }
@@ -126,10 +127,6 @@ public final class TileStack: TileLayer {
         }
         if changed { cache.removeAll() }
         return members
-    }
-
-    private func cached(_ request: TileRequest, side: Int, members: [Member]) -> TileResult? {
-        cache[Key(request: request, side: side)]
     }
 
     /// A layer's answer, its errors named after it.
@@ -164,7 +161,8 @@ public final class TileStack: TileLayer {
         for index in order {
             guard case .image(let png) = answers[index] else { continue }
             let layer = layers[index]
-            let image = try TileCompositor.decode(png, layer: layer.name, expected: layer.imageSize(scale: request.scale))
+            let image = try TileCompositor.decode(
+                png, layer: layer.name, expected: layer.imageSize(scale: request.scale))
             let opacity = layer.imagesIncludeOpacity ? 1 : members[index].opacity
             inputs.append(TileCompositor.Layer(image: TileCompositor.resized(image, to: side), opacity: opacity))
         }

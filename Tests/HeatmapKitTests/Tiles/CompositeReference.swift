@@ -48,7 +48,8 @@ enum CompositeReference {
         for p in 0..<(a.count / 4) where a[p * 4..<p * 4 + 4] != b[p * 4..<p * 4 + 4] {
             count += 1
             if first == nil {
-                first = "pixel \(p % side),\(p / side): \(Array(a[p * 4..<p * 4 + 4])) vs \(Array(b[p * 4..<p * 4 + 4]))"
+                first =
+                    "pixel \(p % side),\(p / side): \(Array(a[p * 4..<p * 4 + 4])) vs \(Array(b[p * 4..<p * 4 + 4]))"
             }
         }
         return (count, first)

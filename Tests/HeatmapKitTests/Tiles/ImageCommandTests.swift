@@ -56,18 +56,34 @@ import Testing
         "mistakes are named",
         arguments: [
             (["image", "police_stations.json", "--zoom", "3", "--size", "10x10"], Int32(64), "image needs --center"),
-            (["image", "police_stations.json", "--center", "91,0", "--zoom", "3", "--size", "10x10"], 64,
-             "latitude 91.0 is outside -90...90"),
-            (["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10"], 64,
-             "--size expects two numbers"),
-            (["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10.5x10"], 64,
-             "--size expects whole numbers"),
-            (["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "5000x10"], 64,
-             "size 5000×10 is outside 1...4096"),
-            (["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10x10", "--base", "x"], 64,
-             "URL template \"x\" needs {z}, {x} and {y}"),
-            (["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10x10", "--radius", "5"], 64,
-             "radius 5 is outside 10...50"),
+            (
+                ["image", "police_stations.json", "--center", "91,0", "--zoom", "3", "--size", "10x10"], 64,
+                "latitude 91.0 is outside -90...90"
+            ),
+            (
+                ["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10"], 64,
+                "--size expects two numbers"
+            ),
+            (
+                ["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10.5x10"], 64,
+                "--size expects whole numbers"
+            ),
+            (
+                ["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "5000x10"], 64,
+                "size 5000×10 is outside 1...4096"
+            ),
+            (
+                ["image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10x10", "--base", "x"],
+                64,
+                "URL template \"x\" needs {z}, {x} and {y}"
+            ),
+            (
+                [
+                    "image", "police_stations.json", "--center", "0,0", "--zoom", "3", "--size", "10x10", "--radius",
+                    "5",
+                ], 64,
+                "radius 5 is outside 10...50"
+            ),
         ])
     func mistakes(arguments: [String], status: Int32, message: String) throws {
         let resolved = arguments.map { $0 == "police_stations.json" ? Fixtures.path($0) : $0 }

@@ -86,11 +86,15 @@ import Testing
     func opacityAndScaling() throws {
         let png = try Upstream.solidPNG(side: 256, red: 200, green: 100, blue: 50, alpha: 255)
         let layer = ClosureTileLayer(name: "half", opacity: 0.5) { _ in .image(png) }
-        let image = try #require(try layer.imageFor(Viewport(center: Coordinate(latitude: 0, longitude: 0), zoom: 2, width: 10, height: 10, scale: 2)))
+        let image = try #require(
+            try layer.imageFor(
+                Viewport(center: Coordinate(latitude: 0, longitude: 0), zoom: 2, width: 10, height: 10, scale: 2)))
         #expect(image.width == 20)
         #expect(image[3, 3] == (200, 100, 50, 128))
         let later = ClosureTileLayer { _ in .notAvailableYet }
-        #expect(try later.imageFor(Viewport(center: Coordinate(latitude: 0, longitude: 0), zoom: 1, width: 5, height: 5)) == nil)
+        #expect(
+            try later.imageFor(Viewport(center: Coordinate(latitude: 0, longitude: 0), zoom: 1, width: 5, height: 5))
+                == nil)
     }
 
     @Test("bad viewports are named")
@@ -100,7 +104,9 @@ import Testing
         #expect(throws: TileLayerError.invalidViewport("zoom 23 is outside 0...22")) {
             try heat.imageFor(Viewport(center: centre, zoom: 23, width: 10, height: 10))
         }
-        #expect(throws: TileLayerError.self) { try heat.imageFor(Viewport(center: centre, zoom: 1, width: 0, height: 10)) }
+        #expect(throws: TileLayerError.self) {
+            try heat.imageFor(Viewport(center: centre, zoom: 1, width: 0, height: 10))
+        }
         #expect(throws: TileLayerError.self) {
             try heat.imageFor(Viewport(center: centre, zoom: 1, width: 3000, height: 10, scale: 2))
         }
@@ -108,7 +114,8 @@ import Testing
             try heat.imageFor(Viewport(center: Coordinate(latitude: 91, longitude: 0), zoom: 1, width: 10, height: 10))
         }
         #expect(throws: TileLayerError.self) {
-            try heat.imageFor(Viewport(center: Coordinate(latitude: 0, longitude: .nan), zoom: 1, width: 10, height: 10))
+            try heat.imageFor(
+                Viewport(center: Coordinate(latitude: 0, longitude: .nan), zoom: 1, width: 10, height: 10))
         }
     }
 }

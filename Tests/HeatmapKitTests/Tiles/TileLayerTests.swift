@@ -54,10 +54,12 @@ struct LaterTileLayer: AsyncTileLayer {
         let sync = ClosureTileLayer(name: "sync", zIndex: 1, opacity: 0.5) { tile in
             tile.x == 0 ? .image(png) : .noTile
         }
-        let later = ClosureTileLayer(name: "later", async: { tile in
-            try await Task.sleep(for: .milliseconds(1))
-            return tile.x == 0 ? .image(png) : .noTile
-        })
+        let later = ClosureTileLayer(
+            name: "later",
+            async: { tile in
+                try await Task.sleep(for: .milliseconds(1))
+                return tile.x == 0 ? .image(png) : .noTile
+            })
         let request = TileRequest(x: 0, y: 0, zoom: 1)
         #expect(try sync.tileFor(request) == .image(png))
         #expect(try await sync.tile(request) == .image(png))
@@ -68,7 +70,8 @@ struct LaterTileLayer: AsyncTileLayer {
         #expect(later.cacheGeneration == generation + 1)
         let stack = TileStack([sync, later])
         let image = try #require(try await stack.tile(request).decoded)
-        let expected = CompositeReference.over([(try PNGDecoder.decode(png), 1), (try PNGDecoder.decode(png), 0.5)], side: 256)
+        let expected = CompositeReference.over(
+            [(try PNGDecoder.decode(png), 1), (try PNGDecoder.decode(png), 0.5)], side: 256)
         #expect(image.pixels == expected)
         #expect(try await stack.tile(TileRequest(x: 1, y: 0, zoom: 1)) == .noTile)
     }

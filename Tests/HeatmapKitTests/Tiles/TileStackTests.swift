@@ -10,7 +10,9 @@ import Testing
 
     func heatmap() -> HeatmapTileLayer { HeatmapTileLayer(weightedData: Fixtures.policeStations) }
 
-    @Test("base (file://, opacity 0.6) under the heatmap equals the composite computed here, pixel for pixel", arguments: [1, 2, 3])
+    @Test(
+        "base (file://, opacity 0.6) under the heatmap equals the composite computed here, pixel for pixel",
+        arguments: [1, 2, 3])
     func composite(scale: Int) async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -35,7 +35,9 @@ import Testing
         _ = try URLTileLayer(template: "https://a/{z}/{x}/{-y}.png")
     }
 
-    @Test("http: good PNGs are images; 404 and 204 are no tile; 500, garbage, a closed connection and a hang are not available yet")
+    @Test(
+        "http: good PNGs are images; 404 and 204 are no tile; 500, garbage, a closed connection and a hang are not available yet"
+    )
     func upstreamAnswers() async throws {
         let upstream = try Upstream()
         defer { upstream.stop() }

@@ -43,7 +43,9 @@ final class Upstream: Sendable {
         address.sin_port = 0
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         guard bound == 0, listen(fd, 128) == 0 else {
             close(fd)
@@ -146,7 +148,9 @@ final class Upstream: Sendable {
         let bytes = Array((head + "\r\n").utf8) + body
         var sent = 0
         while sent < bytes.count {
-            let n = bytes.withUnsafeBytes { send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL)) }
+            let n = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
             guard n > 0 else { return }
             sent += n
         }
@@ -154,7 +158,8 @@ final class Upstream: Sendable {
 
     private func findHeadEnd(_ bytes: [UInt8]) -> Int? {
         guard bytes.count >= 4 else { return nil }
-        for i in 0...(bytes.count - 4) where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+        for i in 0...(bytes.count - 4)
+        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
             return i + 4
         }
         return nil
@@ -165,7 +170,9 @@ final class Upstream: Sendable {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(side * side * 4)
         for _ in 0..<(side * side) { pixels += [red, green, blue, alpha] }
-        guard let image = RGBAImage(width: side, height: side, pixels: pixels) else { throw Failure(description: "image") }
+        guard let image = RGBAImage(width: side, height: side, pixels: pixels) else {
+            throw Failure(description: "image")
+        }
         return try PNGEncoder().encode(image)
     }
 }
