@@ -1,10 +1,10 @@
 /// Draws layers' tiles over one another: straight (not premultiplied) 8-bit alpha in, each
 /// layer's opacity applied, Porter-Duff "over" in double precision, rounded once at the end.
 ///
-/// For a pixel, bottom layer first, with colour c (0...255) and alpha a = alpha/255 × opacity:
-/// `A' = a + A(1 − a)` and `C' = (c·a + C·A(1 − a)) / A'` (C' = 0 where A' = 0), starting from
-/// transparent (C = A = 0); the result is `round(C)` and `round(255·A)`, and a pixel that ends
-/// transparent is (0, 0, 0, 0). Images smaller than the target are scaled up by nearest
+/// For a pixel, bottom layer first, with colour c (0...255) and alpha a = alpha × opacity / 255,
+/// over the running premultiplied colour P and alpha A (both 0 at first): `P' = c·a + P(1 − a)`,
+/// `A' = a + A(1 − a)`. The result is `⌊P/A + ½⌋` and `⌊255·A + ½⌋`; a pixel whose alpha rounds
+/// to 0 is (0, 0, 0, 0). Images smaller than the target are scaled up by nearest
 /// neighbour (target pixel i takes source pixel ⌊(2i + 1)·S / 2T⌋), so a 256 px tile under a
 /// 512 px one becomes 2 × 2 blocks, never blurred.
 enum TileCompositor {
@@ -59,40 +59,46 @@ enum TileCompositor {
     /// The layers (bottom first, each `side` pixels square) drawn over one another.
     static func composite(_ layers: [Layer], side: Int) -> RGBAImage {
         let count = side * side
-        var output = [UInt8](repeating: 0, count: count * 4)
-        let sources = layers.filter { $0.opacity > 0 && $0.image.pixels.count == count * 4 }
-        // Pixel by pixel, every layer in turn, in doubles; one rounding at the end.
-        let images = sources.map { $0.image.pixels }
-        let opacities = sources.map(\.opacity)
-        output.withUnsafeMutableBufferPointer { out in
-            for i in 0..<count {
-                var red = 0.0
-                var green = 0.0
-                var blue = 0.0
-                var alpha = 0.0
-                for (index, pixels) in images.enumerated() {
-                    let a = Double(pixels[i * 4 + 3]) / 255 * opacities[index]
-                    guard a > 0 else { continue }
-                    let below = alpha * (1 - a)
-                    let newAlpha = a + below
-                    red = (Double(pixels[i * 4]) * a + red * below) / newAlpha
-                    green = (Double(pixels[i * 4 + 1]) * a + green * below) / newAlpha
-                    blue = (Double(pixels[i * 4 + 2]) * a + blue * below) / newAlpha
-                    alpha = newAlpha
+        // Every pixel's premultiplied colour (0...255) and alpha (0...1) in doubles, one layer at
+        // a time; one division and rounding at the end.
+        var running = [Double](repeating: 0, count: count * 4)
+        for layer in layers where layer.opacity > 0 && layer.image.pixels.count == count * 4 {
+            let factor = layer.opacity / 255
+            layer.image.pixels.withUnsafeBufferPointer { pixels in
+                running.withUnsafeMutableBufferPointer { running in
+                    for i in stride(from: 0, to: count &* 4, by: 4) {
+                        let a = Double(pixels[i &+ 3]) * factor
+                        guard a > 0 else { continue }
+                        let keep = 1 - a
+                        running[i] = Double(pixels[i]) * a + running[i] * keep
+                        running[i &+ 1] = Double(pixels[i &+ 1]) * a + running[i &+ 1] * keep
+                        running[i &+ 2] = Double(pixels[i &+ 2]) * a + running[i &+ 2] * keep
+                        running[i &+ 3] = a + running[i &+ 3] * keep
+                    }
                 }
-                let outAlpha = (alpha * 255).rounded()
-                guard outAlpha > 0 else { continue }
-                out[i * 4] = byte(red)
-                out[i * 4 + 1] = byte(green)
-                out[i * 4 + 2] = byte(blue)
-                out[i * 4 + 3] = byte(outAlpha)
+            }
+        }
+        var output = [UInt8](repeating: 0, count: count * 4)
+        output.withUnsafeMutableBufferPointer { out in
+            running.withUnsafeBufferPointer { running in
+                for i in stride(from: 0, to: count &* 4, by: 4) {
+                    let alpha = running[i &+ 3]
+                    let byteAlpha = byte(alpha * 255)
+                    guard byteAlpha > 0 else { continue }
+                    out[i] = byte(running[i] / alpha)
+                    out[i &+ 1] = byte(running[i &+ 1] / alpha)
+                    out[i &+ 2] = byte(running[i &+ 2] / alpha)
+                    out[i &+ 3] = byteAlpha
+                }
             }
         }
         return RGBAImage(width: side, height: side, pixels: output) ?? RGBAImage(transparentWidth: side, height: side)
     }
 
-    /// A value of 0...255 rounded to the nearest byte (halves away from zero).
+    /// A value of 0...255 rounded to the nearest byte, halves up: ⌊v + 0.5⌋, clamped.
     @inline(__always) private static func byte(_ value: Double) -> UInt8 {
-        UInt8(min(max(value.rounded(), 0), 255))
+        let shifted = value + 0.5
+        guard shifted >= 1 else { return 0 }  // also NaN
+        return shifted >= 255 ? 255 : UInt8(truncatingIfNeeded: Int(shifted))
     }
 }

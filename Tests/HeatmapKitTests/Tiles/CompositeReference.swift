@@ -17,25 +17,26 @@ enum CompositeReference {
         return RGBAImage(width: side, height: side, pixels: pixels) ?? image
     }
 
-    /// The layers, bottom first, drawn over one another.
+    /// The layers, bottom first, drawn over one another: premultiplied colour and alpha over
+    /// the layers, then straight colour, rounded half up.
     static func over(_ layers: [(image: RGBAImage, opacity: Double)], side: Int) -> [UInt8] {
+        func rounded(_ v: Double) -> UInt8 { UInt8(min(255, max(0, (v + 0.5).rounded(.down)))) }
         var out = [UInt8](repeating: 0, count: side * side * 4)
         for p in 0..<(side * side) {
-            var colour = [0.0, 0.0, 0.0]
+            var premultiplied = [0.0, 0.0, 0.0]
             var alpha = 0.0
             for layer in layers {
-                let a = Double(layer.image.pixels[p * 4 + 3]) / 255 * layer.opacity
+                let a = Double(layer.image.pixels[p * 4 + 3]) * (layer.opacity / 255)
                 if a == 0 { continue }
-                let combined = a + alpha * (1 - a)
                 for k in 0..<3 {
-                    colour[k] = (Double(layer.image.pixels[p * 4 + k]) * a + colour[k] * (alpha * (1 - a))) / combined
+                    premultiplied[k] = Double(layer.image.pixels[p * 4 + k]) * a + premultiplied[k] * (1 - a)
                 }
-                alpha = combined
+                alpha = a + alpha * (1 - a)
             }
-            let outAlpha = (alpha * 255).rounded()
+            let outAlpha = rounded(alpha * 255)
             if outAlpha == 0 { continue }
-            for k in 0..<3 { out[p * 4 + k] = UInt8(min(255, max(0, colour[k].rounded()))) }
-            out[p * 4 + 3] = UInt8(outAlpha)
+            for k in 0..<3 { out[p * 4 + k] = rounded(premultiplied[k] / alpha) }
+            out[p * 4 + 3] = outAlpha
         }
         return out
     }
