@@ -10,9 +10,3 @@ final class GenerationCounter: Sendable {
     /// Moves to the next generation.
     func advance() { value.add(1, ordering: .releasing) }
 }
-
-/// The mutable look of a layer that Google's layers let you change at any time.
-struct LayerAppearance: Sendable {
-    var zIndex: Int
-    var opacity: Double
-}

@@ -85,7 +85,7 @@ public final class TileStack: TileLayer {
     /// The composite, asking each layer on the caller's thread.
     public func tileFor(_ request: TileRequest) throws -> TileResult {
         try request.validate()
-        let side = imageSize(scale: request.scale)
+        let side = try side(scale: request.scale)
         let members = try current()
         if let cached = cache[Key(request: request, side: side)] { return cached }
         var answers: [TileResult] = []
@@ -96,7 +96,7 @@ public final class TileStack: TileLayer {
     /// The composite, asking every layer at once.
     public func tile(_ request: TileRequest) async throws -> TileResult {
         try request.validate()
-        let side = imageSize(scale: request.scale)
+        let side = try side(scale: request.scale)
         let members = try current()
         if let cached = cache[Key(request: request, side: side)] { return cached }
         let answers = try await withThrowingTaskGroup(of: (Int, TileResult).self) { group in
@@ -108,6 +108,16 @@ public final class TileStack: TileLayer {
             return answers
         }
         return try finish(request, side: side, members: members, answers: answers)
+    }
+
+    /// The side of the stack's images at `scale`, checked to be one a tile can have.
+    private func side(scale: Int) throws(TileLayerError) -> Int {
+        let side = imageSize(scale: scale)
+        guard (1...TileCompositor.maximumSide).contains(side) else {
+            throw .invalidLayer(
+                "stack \(name): a tile side of \(side) pixels is outside 1...\(TileCompositor.maximumSide)")
+        }
+        return side
     }
 
     /// Each layer's generation, opacity and zIndex now, opacities checked; the cache is emptied

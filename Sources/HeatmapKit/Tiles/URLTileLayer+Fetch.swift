@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking
@@ -19,12 +20,12 @@ extension URLTileLayer {
         defer { try? handle.close() }
         let data: Data
         do {
-            data = try handle.read(upToCount: Self.maximumTileBytes + 1) ?? Data()
+            data = try handle.read(upToCount: maximumTileBytes + 1) ?? Data()
         } catch {
             throw .unreadableFile(layer: name, path: path, reason: "\(error.localizedDescription)")
         }
-        guard data.count <= Self.maximumTileBytes else {
-            throw .unreadableFile(layer: name, path: path, reason: "larger than \(Self.maximumTileBytes) bytes")
+        guard data.count <= maximumTileBytes else {
+            throw .unreadableFile(layer: name, path: path, reason: "larger than \(maximumTileBytes) bytes")
         }
         let bytes = [UInt8](data)
         guard let header = PNGHeader(bytes) else {
@@ -66,15 +67,17 @@ extension URLTileLayer {
         let task = TaskBox()
         return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<([UInt8], Int)?, Never>) in
-                let dataTask = session.dataTask(with: request) { data, response, error in
-                    guard error == nil, let response = response as? HTTPURLResponse, let data,
-                        data.count <= Self.maximumTileBytes
-                    else { return continuation.resume(returning: nil) }
-                    continuation.resume(returning: ([UInt8](data), response.statusCode))
-                }
+                // The first of the download's end, the deadline and cancellation answers;
+                // FoundationNetworking may keep reading a fast body after cancel(), so no wait
+                // depends on it stopping.
+                let answer = Once(continuation)
+                task.onCancel { answer.resume(nil) }
+                let dataTask = downloads.start(request, on: session) { answer.resume($0) }
                 task.set(dataTask)
-                dataTask.resume()
-                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak dataTask] in dataTask?.cancel() }
+                DispatchQueue.global().asyncAfter(deadline: .now() + timeout) { [weak dataTask] in
+                    answer.resume(nil)
+                    dataTask?.cancel()
+                }
             }
         } onCancel: {
             task.cancel()
@@ -89,10 +92,11 @@ extension URLTileLayer {
 }
 
 /// The data task of a fetch, for cancelling it from a task's cancellation handler.
-private final class TaskBox: @unchecked Sendable {  // guarded by `lock`
+private final class TaskBox: @unchecked Sendable {  // state under `lock`
     private let lock = NSLock()
     private var task: URLSessionDataTask?
     private var cancelled = false
+    private var handlers: [@Sendable () -> Void] = []
 
     func set(_ task: URLSessionDataTask) {
         lock.lock()
@@ -102,11 +106,37 @@ private final class TaskBox: @unchecked Sendable {  // guarded by `lock`
         if cancelNow { task.cancel() }
     }
 
+    /// Runs `handler` on cancellation (at once if cancelled already).
+    func onCancel(_ handler: @escaping @Sendable () -> Void) {
+        lock.lock()
+        let now = cancelled
+        if !now { handlers.append(handler) }
+        lock.unlock()
+        if now { handler() }
+    }
+
     func cancel() {
         lock.lock()
         cancelled = true
         let task = self.task
+        let handlers = self.handlers
+        self.handlers = []
         lock.unlock()
+        for handler in handlers { handler() }
         task?.cancel()
+    }
+}
+
+/// A continuation resumed by whichever caller comes first; later ones do nothing.
+private final class Once: Sendable {
+    private let continuation: Mutex<CheckedContinuation<([UInt8], Int)?, Never>?>
+
+    init(_ continuation: CheckedContinuation<([UInt8], Int)?, Never>) { self.continuation = Mutex(continuation) }
+
+    func resume(_ value: ([UInt8], Int)?) {
+        continuation.withLock { pending in
+            defer { pending = nil }
+            return pending
+        }?.resume(returning: value)
     }
 }

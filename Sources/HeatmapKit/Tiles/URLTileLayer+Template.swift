@@ -9,7 +9,8 @@ extension URLTileLayer {
     ///   `{-y}`) or `{z}`, or is not a file, http or https URL.
     public convenience init(
         template: String, name: String = "url", tileSize: Int = 256, zIndex: Int = 0, opacity: Double = 1,
-        timeout: Double = 10, maximumRequestsPerHost: Int = 6, cacheBytes: Int = 64 << 20
+        timeout: Double = 10, maximumRequestsPerHost: Int = 6, cacheBytes: Int = 64 << 20,
+        maximumTileBytes: Int = 16 << 20
     ) throws(TileLayerError) {
         let hasRow = template.contains("{y}") || template.contains("{-y}")
         guard template.contains("{x}"), hasRow, template.contains("{z}") else {
@@ -23,7 +24,7 @@ extension URLTileLayer {
         }
         self.init(
             name: name, tileSize: tileSize, zIndex: zIndex, opacity: opacity, timeout: timeout,
-            maximumRequestsPerHost: maximumRequestsPerHost, cacheBytes: cacheBytes
+            maximumRequestsPerHost: maximumRequestsPerHost, cacheBytes: cacheBytes, maximumTileBytes: maximumTileBytes
         ) { x, y, zoom in
             URL(string: Self.fill(template, x: x, y: y, zoom: zoom))
         }

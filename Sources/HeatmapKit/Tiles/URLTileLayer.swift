@@ -43,8 +43,9 @@ public final class URLTileLayer: TileLayer {
     public var maximumRequestsPerHost: Int { slots.limit }
     /// The most memory cached tiles may use.
     public var cacheBytes: Int { cache.capacityBytes }
-    /// The largest file or response body read, in bytes (16 MiB).
-    public static let maximumTileBytes = 16 << 20
+    /// The largest file or response body read, in bytes (default 16 MiB): a response that
+    /// announces or grows beyond it is cut off (not available yet), a larger file is an error.
+    public let maximumTileBytes: Int
 
     private let urlConstructor: URLConstructor
     private let appearance: Mutex<LayerAppearance>
@@ -52,6 +53,7 @@ public final class URLTileLayer: TileLayer {
     private let cache: TileCache<Key, TileResult>
     let slots: RequestSlots
     let session: URLSession
+    let downloads: TileDownloads
 
     /// A layer whose tile URLs come from `urlConstructor`.
     ///
@@ -59,10 +61,13 @@ public final class URLTileLayer: TileLayer {
     ///   - timeout: seconds for one tile, waiting for a slot included (default 10).
     ///   - maximumRequestsPerHost: requests in flight per host (default 6, as browsers).
     ///   - cacheBytes: memory for cached tiles (default 64 MiB; 0 for none).
+    ///   - maximumTileBytes: the largest file or body read (default 16 MiB).
     public init(
         name: String = "url", tileSize: Int = 256, zIndex: Int = 0, opacity: Double = 1, timeout: Double = 10,
-        maximumRequestsPerHost: Int = 6, cacheBytes: Int = 64 << 20, urlConstructor: @escaping URLConstructor
+        maximumRequestsPerHost: Int = 6, cacheBytes: Int = 64 << 20, maximumTileBytes: Int = 16 << 20,
+        urlConstructor: @escaping URLConstructor
     ) {
+        self.maximumTileBytes = min(max(maximumTileBytes, 64), 1 << 30)
         self.name = name
         self.tileSize = tileSize
         self.timeout = timeout.isFinite && timeout > 0 ? min(timeout, 3600) : 10
@@ -76,7 +81,8 @@ public final class URLTileLayer: TileLayer {
         configuration.httpMaximumConnectionsPerHost = slots.limit
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        session = URLSession(configuration: configuration)
+        downloads = TileDownloads(maximumBytes: self.maximumTileBytes)
+        session = URLSession(configuration: configuration, delegate: downloads, delegateQueue: nil)
     }
 
     deinit { session.invalidateAndCancel() }

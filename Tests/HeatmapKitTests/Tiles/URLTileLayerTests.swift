@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(
-        "http: good PNGs are images; 404 and 204 are no tile; 500, garbage, a closed connection and a hang are not available yet"
+        "http: good PNGs are images; 404 and 204 are no tile; 500, garbage, a closed connection, a hang and a trickle are not available yet"
     )
     func upstreamAnswers() async throws {
         let upstream = try Upstream()
@@ -52,6 +52,7 @@ import Testing
         #expect(try await layer("garbage").tile(request) == .notAvailableYet)
         #expect(try await layer("close").tile(request) == .notAvailableYet)
         #expect(try await layer("hang", timeout: 0.5).tile(request) == .notAvailableYet)
+        #expect(try await layer("trickle", timeout: 0.5).tile(request) == .notAvailableYet)
         await #expect(throws: TileLayerError.self) { try await layer("big").tile(request) }
         // The synchronous request, from a thread of its own, the same.
         let png = try layer("png")
@@ -62,6 +63,17 @@ import Testing
         #expect(try await onThread { try failing.tileFor(request) } == .notAvailableYet)
         // Nothing is broken: the upstream and the layers still answer.
         #expect(try await png.tile(TileRequest(x: 2, y: 1, zoom: 2)) == .image(upstream.png))
+    }
+
+    @Test("a body beyond the limit is cut off at once: not available yet, and the layer still works")
+    func flood() async throws {
+        let upstream = try Upstream()
+        defer { upstream.stop() }
+        let flood = try URLTileLayer(template: upstream.template("flood"), maximumTileBytes: 1 << 20)
+        #expect(try await flood.tile(TileRequest(x: 0, y: 0, zoom: 0)) == .notAvailableYet)
+        #expect(upstream.snapshot.floodBytesSent >= 1 << 20, "the body was cut off beyond the limit, not before")
+        let good = try URLTileLayer(template: upstream.template("png"))
+        #expect(try await good.tile(TileRequest(x: 0, y: 0, zoom: 0)) == .image(upstream.png))
     }
 
     @Test("images and no tile are cached, not-available-yet is not; clearTileCache() asks again")

@@ -10,13 +10,16 @@ import Synchronization
 /// connection, one request per connection. The first path component picks the behaviour:
 /// `png` (200 and a 256 px PNG), `slow` (the same after `slowDelay` seconds), `hang` (nothing
 /// for up to 30 s, until stopped), `500`, `404`, `204`, `garbage` (200 and text), `close`
-/// (closes without answering), `big` (200 and a 512 px PNG). It counts requests in flight.
+/// (closes without answering), `big` (200 and a 512 px PNG), `trickle` (a PNG's head, then a
+/// byte every 50 ms), `flood` (200 without a length, then up to 64 MiB as fast as the client
+/// takes it, in 64 KiB chunks). It counts requests in flight.
 final class Upstream: Sendable {
     struct Counts {
         var total = 0
         var inFlight = 0
         var maximumInFlight = 0
         var paths: [String] = []
+        var floodBytesSent = 0
     }
 
     let port: Int
@@ -121,6 +124,8 @@ final class Upstream: Sendable {
         case "204": respond(fd, status: "204 No Content", type: nil, body: [])
         case "garbage": respond(fd, status: "200 OK", type: "image/png", body: Array("<html>not a png</html>".utf8))
         case "close": return
+        case "trickle": trickle(fd)
+        case "flood": flood(fd)
         default: respond(fd, status: "400 Bad Request", type: "text/plain", body: [])
         }
     }
@@ -139,6 +144,40 @@ final class Upstream: Sendable {
             }
             left -= 0.02
         }
+    }
+
+    /// Headers and the PNG's first bytes, then a byte every 50 ms until the client or the upstream stops.
+    private func trickle(_ fd: Int32) {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(png.count)\r\n\r\n".utf8)
+        guard sendAll(fd, head + png.prefix(40)) else { return }
+        for byte in png.dropFirst(40) {
+            pause(0.05, fd)
+            guard !stopped.load(ordering: .acquiring), sendAll(fd, [byte]) else { return }
+        }
+    }
+
+    /// 200 with no length and up to 64 MiB of body, counting what the client took.
+    private func flood(_ fd: Int32) {
+        guard sendAll(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n".utf8)) else {
+            return
+        }
+        let chunk = png + [UInt8](repeating: 7, count: (1 << 16) - png.count)
+        for _ in 0..<1024 {
+            guard !stopped.load(ordering: .acquiring), sendAll(fd, chunk) else { return }
+            counts.withLock { $0.floodBytesSent += chunk.count }
+        }
+    }
+
+    private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
     }
 
     private func respond(_ fd: Int32, status: String, type: String?, body: [UInt8]) {

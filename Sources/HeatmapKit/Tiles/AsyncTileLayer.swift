@@ -1,0 +1,19 @@
+/// A layer that answers later, as Google's `GMSTileLayer.requestTileForX:y:zoom:receiver:`:
+/// write ``TileLayer/tile(_:)``; the synchronous request waits for it, at most
+/// ``synchronousTimeout`` seconds.
+public protocol AsyncTileLayer: TileLayer {
+    /// The longest a synchronous request waits for the asynchronous one before it answers
+    /// ``TileResult/notAvailableYet`` (and cancels it). Default 10 seconds.
+    var synchronousTimeout: Double { get }
+}
+
+extension AsyncTileLayer {
+    /// 10 seconds.
+    public var synchronousTimeout: Double { 10 }
+
+    /// Waits for ``TileLayer/tile(_:)`` on a task, at most ``synchronousTimeout`` seconds. Do not
+    /// call it from a task of Swift's cooperative pool (ask with `await tile(_:)` there).
+    public func tileFor(_ tile: TileRequest) throws -> TileResult {
+        try waitForTile { try await self.tile(tile) }
+    }
+}
