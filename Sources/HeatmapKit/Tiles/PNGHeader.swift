@@ -6,6 +6,7 @@ struct PNGHeader: Sendable, Hashable {
     /// The height in pixels.
     var height: Int
 
+    private static let end: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130]  // IEND and its CRC
     private static let signature: [UInt8] = [137, 80, 78, 71, 13, 10, 26, 10]
     private static let ihdr: [UInt8] = Array("IHDR".utf8)
 
@@ -17,5 +18,10 @@ struct PNGHeader: Sendable, Hashable {
         width = bytes[16..<20].reduce(0) { $0 << 8 | Int($1) }
         height = bytes[20..<24].reduce(0) { $0 << 8 | Int($1) }
         guard width > 0, height > 0 else { return nil }
+    }
+
+    /// Whether `bytes` end with the IEND chunk every whole PNG ends with (a body cut short does not).
+    static func isComplete(_ bytes: [UInt8]) -> Bool {
+        bytes.count >= 45 && bytes.suffix(12).elementsEqual(end)
     }
 }

@@ -31,6 +31,9 @@ extension URLTileLayer {
         guard let header = PNGHeader(bytes) else {
             throw .invalidImage(layer: name, reason: "\(path) is not a PNG")
         }
+        guard PNGHeader.isComplete(bytes) else {
+            throw .invalidImage(layer: name, reason: "\(path) is cut short (no IEND chunk at its end)")
+        }
         try checkSize(header)
         return .image(bytes)
     }
@@ -50,7 +53,7 @@ extension URLTileLayer {
         case 204, 404:
             return .noTile
         case 200..<300:
-            guard let header = PNGHeader(body) else { return .notAvailableYet }
+            guard let header = PNGHeader(body), PNGHeader.isComplete(body) else { return .notAvailableYet }
             try checkSize(header)
             return .image(body)
         default:

@@ -36,7 +36,7 @@ import Testing
     }
 
     @Test(
-        "http: good PNGs are images; 404 and 204 are no tile; 500, garbage, a closed connection, a hang and a trickle are not available yet"
+        "http: good PNGs are images; 404 and 204 are no tile; 500, garbage, a closed connection, a body cut short, a hang and a trickle are not available yet"
     )
     func upstreamAnswers() async throws {
         let upstream = try Upstream()
@@ -51,6 +51,7 @@ import Testing
         #expect(try await layer("500").tile(request) == .notAvailableYet)
         #expect(try await layer("garbage").tile(request) == .notAvailableYet)
         #expect(try await layer("close").tile(request) == .notAvailableYet)
+        #expect(try await layer("cut").tile(request) == .notAvailableYet)
         #expect(try await layer("hang", timeout: 0.5).tile(request) == .notAvailableYet)
         #expect(try await layer("trickle", timeout: 0.5).tile(request) == .notAvailableYet)
         await #expect(throws: TileLayerError.self) { try await layer("big").tile(request) }

@@ -10,7 +10,7 @@ import Synchronization
 /// connection, one request per connection. The first path component picks the behaviour:
 /// `png` (200 and a 256 px PNG), `slow` (the same after `slowDelay` seconds), `hang` (nothing
 /// for up to 30 s, until stopped), `500`, `404`, `204`, `garbage` (200 and text), `close`
-/// (closes without answering), `big` (200 and a 512 px PNG), `trickle` (a PNG's head, then a
+/// (closes without answering), `cut` (200, half a PNG, no length, closed), `big` (200 and a 512 px PNG), `trickle` (a PNG's head, then a
 /// byte every 50 ms), `flood` (200 without a length, then up to 64 MiB as fast as the client
 /// takes it, in 64 KiB chunks). It counts requests in flight.
 final class Upstream: Sendable {
@@ -124,6 +124,8 @@ final class Upstream: Sendable {
         case "204": respond(fd, status: "204 No Content", type: nil, body: [])
         case "garbage": respond(fd, status: "200 OK", type: "image/png", body: Array("<html>not a png</html>".utf8))
         case "close": return
+        case "cut":
+            respond(fd, status: "200 OK", type: "image/png", body: Array(png.prefix(png.count / 2)), length: false)
         case "trickle": trickle(fd)
         case "flood": flood(fd)
         default: respond(fd, status: "400 Bad Request", type: "text/plain", body: [])
@@ -180,10 +182,10 @@ final class Upstream: Sendable {
         return true
     }
 
-    private func respond(_ fd: Int32, status: String, type: String?, body: [UInt8]) {
+    private func respond(_ fd: Int32, status: String, type: String?, body: [UInt8], length: Bool = true) {
         var head = "HTTP/1.1 \(status)\r\nConnection: close\r\n"
         if let type { head += "Content-Type: \(type)\r\n" }
-        if !status.hasPrefix("204") { head += "Content-Length: \(body.count)\r\n" }
+        if !status.hasPrefix("204"), length { head += "Content-Length: \(body.count)\r\n" }
         let bytes = Array((head + "\r\n").utf8) + body
         var sent = 0
         while sent < bytes.count {
