@@ -4,6 +4,10 @@ import Testing
 
 /// URL layers over files and over a real loopback upstream that misbehaves in every way.
 @Suite struct URLTileLayerTests {
+    /// The timeout of layers expected to succeed: long, since the tests assert answers and
+    /// counts, never times, and a loaded machine can hold the task pool for seconds.
+    static let patient = 120.0
+
     @Test("file:// tiles: an image as written, a missing file is no tile, garbage and wrong sizes are errors")
     func files() throws {
         let folder = try TemporaryFolder()
@@ -41,7 +45,7 @@ import Testing
     func upstreamAnswers() async throws {
         let upstream = try Upstream()
         defer { upstream.stop() }
-        func layer(_ mode: String, timeout: Double = 10) throws -> URLTileLayer {
+        func layer(_ mode: String, timeout: Double = URLTileLayerTests.patient) throws -> URLTileLayer {
             try URLTileLayer(template: upstream.template(mode), name: mode, timeout: timeout)
         }
         let request = TileRequest(x: 1, y: 1, zoom: 2)
@@ -70,10 +74,11 @@ import Testing
     func flood() async throws {
         let upstream = try Upstream()
         defer { upstream.stop() }
-        let flood = try URLTileLayer(template: upstream.template("flood"), maximumTileBytes: 1 << 20)
+        let flood = try URLTileLayer(
+            template: upstream.template("flood"), timeout: Self.patient, maximumTileBytes: 1 << 20)
         #expect(try await flood.tile(TileRequest(x: 0, y: 0, zoom: 0)) == .notAvailableYet)
         #expect(upstream.snapshot.floodBytesSent >= 1 << 20, "the body was cut off beyond the limit, not before")
-        let good = try URLTileLayer(template: upstream.template("png"))
+        let good = try URLTileLayer(template: upstream.template("png"), timeout: Self.patient)
         #expect(try await good.tile(TileRequest(x: 0, y: 0, zoom: 0)) == .image(upstream.png))
     }
 
@@ -81,8 +86,8 @@ import Testing
     func caching() async throws {
         let upstream = try Upstream()
         defer { upstream.stop() }
-        let good = try URLTileLayer(template: upstream.template("png"))
-        let failing = try URLTileLayer(template: upstream.template("500"))
+        let good = try URLTileLayer(template: upstream.template("png"), timeout: Self.patient)
+        let failing = try URLTileLayer(template: upstream.template("500"), timeout: Self.patient)
         let request = TileRequest(x: 0, y: 0, zoom: 1)
         _ = try await good.tile(request)
         _ = try await good.tile(request)
@@ -101,7 +106,8 @@ import Testing
     func boundedInFlight(limit: Int) async throws {
         let upstream = try Upstream(slowDelay: 0.1)
         defer { upstream.stop() }
-        let layer = try URLTileLayer(template: upstream.template("slow"), maximumRequestsPerHost: limit, cacheBytes: 0)
+        let layer = try URLTileLayer(
+            template: upstream.template("slow"), timeout: Self.patient, maximumRequestsPerHost: limit, cacheBytes: 0)
         let answers = try await withThrowingTaskGroup(of: TileResult.self) { group in
             for x in 0..<12 { group.addTask { try await layer.tile(TileRequest(x: x % 8, y: x / 8, zoom: 3)) } }
             var answers: [TileResult] = []
