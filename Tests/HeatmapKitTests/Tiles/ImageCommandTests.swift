@@ -4,18 +4,8 @@ import Testing
 
 /// `heatmap image`, run as a user runs it, against the library's static image.
 @Suite struct ImageCommandTests {
-    func run(_ arguments: [String]) throws -> (status: Int32, standardError: String) {
-        let process = Process()
-        process.executableURL = TileCommandTests.executable
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
-    }
+    /// Runs the built `heatmap` as `TileCommandTests` does.
+    func run(_ arguments: [String]) throws -> TileCommandTests.Run { try TileCommandTests().run(arguments) }
 
     @Test("writes the library's static image: the heatmap alone, and over a file:// base at @2x")
     func image() async throws {
