@@ -11,8 +11,8 @@ extension AsyncTileLayer {
     /// 10 seconds.
     public var synchronousTimeout: Double { 10 }
 
-    /// Waits for ``TileLayer/tile(_:)`` on a task, at most ``synchronousTimeout`` seconds. Do not
-    /// call it from a task of Swift's cooperative pool (ask with `await tile(_:)` there).
+    /// Waits for ``TileLayer/tile(_:)``, run on dispatch threads, at most ``synchronousTimeout``
+    /// seconds, blocking the caller; from a task, `await tile(_:)` instead.
     public func tileFor(_ tile: TileRequest) throws -> TileResult {
         try waitForTile { try await self.tile(tile) }
     }

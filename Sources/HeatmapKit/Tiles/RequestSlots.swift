@@ -28,6 +28,7 @@ final class RequestSlots: Sendable {
     /// Takes a slot for `host`, waiting at most `timeout` seconds; `false` when none came in time
     /// or the task was cancelled (then nothing is held).
     func acquire(_ host: String, timeout: Double) async -> Bool {
+        if Task.isCancelled { return false }
         let id = state.withLock { state in
             defer { state.nextID &+= 1 }
             return state.nextID

@@ -16,7 +16,7 @@ import Synchronization
 ///   timeouts, other statuses (5xx, 429, …) and bodies that are not PNG are
 ///   ``TileResult/notAvailableYet``; a PNG of the wrong size is an error naming the layer.
 /// - Images and "no tile" answers are cached (least recently used out, ``cacheBytes``);
-///   "not available yet" never is.
+///   "not available yet" never is. Requests for a tile being fetched wait for that fetch.
 ///
 /// ```swift
 /// let osm = URLTileLayer(name: "osm") { x, y, zoom in
@@ -26,6 +26,12 @@ import Synchronization
 public final class URLTileLayer: TileLayer {
     /// Gives a tile's URL from x, y and zoom, or `nil` for "no tile".
     public typealias URLConstructor = @Sendable (_ x: Int, _ y: Int, _ zoom: Int) -> URL?
+
+    /// The fetches under way, by URL.
+    private struct Fetches {
+        var tasks: [URL: (id: Int, task: Task<TileResult, any Error>)] = [:]
+        var next = 0
+    }
 
     private struct Key: Hashable, Sendable {
         var x: Int
@@ -51,6 +57,7 @@ public final class URLTileLayer: TileLayer {
     private let appearance: Mutex<LayerAppearance>
     private let generation = GenerationCounter()
     private let cache: TileCache<Key, TileResult>
+    private let fetches = Mutex(Fetches())
     let slots: RequestSlots
     let session: URLSession
     let downloads: TileDownloads
@@ -109,7 +116,7 @@ public final class URLTileLayer: TileLayer {
     }
 
     /// The tile: a file read on the caller's thread, a fetch waited for (at most ``timeout``
-    /// seconds and a little). Do not call it from a task of Swift's cooperative pool.
+    /// seconds and a little), blocking the caller; from a task, `await tile(_:)` instead.
     public func tileFor(_ request: TileRequest) throws -> TileResult {
         try request.validate()
         let key = Key(x: request.x, y: request.y, zoom: request.zoom)
@@ -128,7 +135,24 @@ public final class URLTileLayer: TileLayer {
         let seen = generation.current
         guard let url = try url(for: request) else { return .noTile }
         if url.isFileURL { return remember(try readFile(url), for: key, generation: seen) }
-        return remember(try await fetch(url), for: key, generation: seen)
+        return remember(try await sharedFetch(url), for: key, generation: seen)
+    }
+
+    /// One fetch of `url` however many ask for it at once: later callers wait for the first one's.
+    private func sharedFetch(_ url: URL) async throws -> TileResult {
+        let task = fetches.withLock { running -> Task<TileResult, any Error> in
+            if let (_, task) = running.tasks[url] { return task }
+            let id = running.next
+            running.next &+= 1
+            // Made under the lock, so it cannot finish before it is listed.
+            let task = Task<TileResult, any Error> {
+                defer { self.fetches.withLock { if $0.tasks[url]?.id == id { $0.tasks[url] = nil } } }
+                return try await self.fetch(url)
+            }
+            running.tasks[url] = (id, task)
+            return task
+        }
+        return try await task.value
     }
 
     /// The tile's URL, `nil` for no tile.

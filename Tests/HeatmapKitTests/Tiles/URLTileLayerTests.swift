@@ -122,6 +122,21 @@ import Testing
         #expect(counts.maximumInFlight >= 1)
     }
 
+    @Test("requests for a tile being fetched share the fetch")
+    func shared() async throws {
+        let upstream = try Upstream(slowDelay: 0.2)
+        defer { upstream.stop() }
+        let layer = try URLTileLayer(template: upstream.template("slow"), timeout: Self.patient, cacheBytes: 0)
+        let answers = try await withThrowingTaskGroup(of: TileResult.self) { group in
+            for _ in 0..<8 { group.addTask { try await layer.tile(TileRequest(x: 1, y: 1, zoom: 1)) } }
+            var answers: [TileResult] = []
+            for try await answer in group { answers.append(answer) }
+            return answers
+        }
+        #expect(answers == Array(repeating: .image(upstream.png), count: 8))
+        #expect(upstream.snapshot.total < 8, "\(upstream.snapshot.total) fetches for 8 requests at once")
+    }
+
     @Test("waiting for a slot is bounded too: a hanging host gives not available yet to the queue behind it")
     func boundedWait() async throws {
         let upstream = try Upstream()
