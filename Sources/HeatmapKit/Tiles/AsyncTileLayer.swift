@@ -14,6 +14,6 @@ extension AsyncTileLayer {
     /// Waits for ``TileLayer/tile(_:)``, run on dispatch threads, at most ``synchronousTimeout``
     /// seconds, blocking the caller; from a task, `await tile(_:)` instead.
     public func tileFor(_ tile: TileRequest) throws -> TileResult {
-        try waitForTile { try await self.tile(tile) }
+        try waitForTile(timeout: synchronousTimeout) { try await self.tile(tile) }
     }
 }

@@ -49,6 +49,29 @@ struct LaterTileLayer: AsyncTileLayer {
         #expect(try await onThread { try slow.tileFor(TileRequest(x: 0, y: 0, zoom: 0)) } == .notAvailableYet)
     }
 
+    @Test(
+        "a synchronous request to an asynchronous layer answers while blocking work holds every thread of the task pool"
+    )
+    func poolHeld() async throws {
+        let layer = LaterTileLayer(png: png, synchronousTimeout: 30)
+        let threads = ProcessInfo.processInfo.activeProcessorCount
+        let held = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        for _ in 0..<threads {
+            Task.detached {
+                held.signal()
+                _ = release.wait(timeout: .now() + 60)  // blocks a thread of the pool, at most 60 s
+            }
+        }
+        let answer = try await onThread { () throws -> TileResult in
+            for _ in 0..<threads { _ = held.wait(timeout: .now() + 30) }
+            defer { for _ in 0..<threads { release.signal() } }
+            return try layer.tileFor(TileRequest(x: 0, y: 0, zoom: 0))
+        }
+        let answered = answer == .image(png)
+        #expect(answered, "answered \(answer == .notAvailableYet ? "not available yet" : "another image")")
+    }
+
     @Test("closure layers, synchronous and asynchronous, in a stack")
     func closures() async throws {
         let sync = ClosureTileLayer(name: "sync", zIndex: 1, opacity: 0.5) { tile in
