@@ -139,12 +139,14 @@ public final class TileStack: TileLayer {
         return members
     }
 
-    /// A layer's answer, its errors named after it.
+    /// A layer's answer, its errors named after it (a ``TileLayerError`` names its layer already).
     private static func ask(_ layer: any TileLayer, _ body: () throws -> TileResult) throws(TileLayerError)
         -> TileResult
     {
         do {
             return try body()
+        } catch let error as TileLayerError {
+            throw error  // names the layer already
         } catch {
             throw .layerFailed(layer: layer.name, reason: "\(error)")
         }
@@ -155,6 +157,8 @@ public final class TileStack: TileLayer {
     {
         do {
             return try await body()
+        } catch let error as TileLayerError {
+            throw error  // names the layer already
         } catch {
             throw .layerFailed(layer: layer.name, reason: "\(error)")
         }

@@ -92,8 +92,8 @@ import Testing
         } catch {
             #expect("\(error)".contains("layer garbage"), "\(error)")
         }
-        let failing = ClosureTileLayer(name: "failing") { _ in throw TileLayerError.invalidLayer("broken") }
-        #expect(throws: TileLayerError.layerFailed(layer: "failing", reason: "broken")) {
+        let failing = ClosureTileLayer(name: "failing") { _ in throw HeatmapError.invalidRadius(3) }
+        #expect(throws: TileLayerError.layerFailed(layer: "failing", reason: "radius 3 is outside 10...50 points")) {
             try TileStack([failing]).tileFor(request)
         }
         // A 512 px layer is fine when it says so, and a 256 px one under it is scaled up.
