@@ -4,6 +4,7 @@ let usage = """
     heatmap: heatmap tiles from weighted points
 
     usage: heatmap tile DATA Z/X/Y[@2x] [options]   write one tile as PNG
+           heatmap image DATA --center LAT,LNG --zoom Z --size WxH [options]   a static image of any viewport
            heatmap info DATA [options]             points, bounds, weights, zooms and M(z) of a data file
            heatmap serve DATA... [options]          serve tiles and a map page over HTTP
            heatmap help [COMMAND]
@@ -17,6 +18,8 @@ func run(_ arguments: [String]) throws(CommandError) {
     switch command {
     case "tile":
         try TileCommand(rest).run()
+    case "image":
+        try ImageCommand(rest).run()
     case "info":
         try InfoCommand(rest).run()
     case "serve":
@@ -24,6 +27,7 @@ func run(_ arguments: [String]) throws(CommandError) {
     case "help", "--help", "-h":
         switch rest.first {
         case "tile": print(TileCommand.usage)
+        case "image": print(ImageCommand.usage)
         case "info": print(InfoCommand.usage)
         case "serve": print(ServeCommand.usage)
         default: print(usage)

@@ -41,6 +41,8 @@ public final class HeatmapTileLayer: Sendable {
 
     let state: Mutex<State>
     let cache: TileCache<TileKey, TileResult>
+    /// ``zIndex`` (see HeatmapTileLayer+TileLayer.swift).
+    let tileLayerZIndex = Atomic<Int>(0)
 
     /// The side of a tile in points, 256; a tile at scale s is `256 * s` pixels.
     public let tileSize = 256
@@ -117,9 +119,10 @@ public final class HeatmapTileLayer: Sendable {
         set { update { $0.settings.maximumIntensity = newValue } }
     }
 
-    /// Drops every cached tile. Changing the data or a setting already does.
+    /// Drops every cached tile, and those of stacks that include the layer. Changing the data or
+    /// a setting already does.
     public func clearTileCache() {
-        cache.removeAll()
+        update { _ in }
     }
 
     /// Builds the index of the current data now rather than on the first tile.

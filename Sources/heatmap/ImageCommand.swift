@@ -1,0 +1,131 @@
+import Foundation
+import HeatmapKit
+
+/// `heatmap image DATA --center LAT,LNG --zoom Z --size WxH [options]`: a static image of any
+/// viewport, drawn from the same tiles as `heatmap tile` (seamless), optionally over a base layer.
+struct ImageCommand {
+    static let usage = """
+        usage: heatmap image DATA --center LAT,LNG --zoom Z --size WxH [--scale S] [--output FILE]
+                             [--base URL_TEMPLATE] [--base-tile-size 256|512]
+                             [--radius N] [--opacity F] [--max-intensity M]
+                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+          DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
+          --center LAT,LNG   the centre of the image in degrees
+          --zoom Z           the zoom level, 0...22
+          --size WxH         the size in points, such as 600x400 (at most 4096 pixels a side)
+          --scale S          pixels per point, 1, 2 or 3 (default 1)
+          --base TEMPLATE    draw the heatmap over the tiles of a URL template, {z}/{x}/{y}:
+                             file:///dir/{z}/{x}/{y}.png, http:// or https://
+          --base-tile-size   the base tiles' side in pixels (default 256; scaled up by nearest
+                             neighbour to the heatmap's 256 × scale)
+          --radius, --opacity, --max-intensity   as for heatmap tile
+          --output FILE      where to write the PNG (default: standard output)
+        \(DataArguments.help)
+        """
+
+    var dataPath: String
+    var viewport: Viewport
+    var settings: HeatmapSettings
+    var base: String?
+    var baseTileSize: Int
+    var output: String?
+    var options: PointReadOptions
+
+    init(_ arguments: [String]) throws(CommandError) {
+        let list = try ArgumentList(
+            arguments,
+            valued: DataArguments.valued.union([
+                "center", "zoom", "size", "scale", "base", "base-tile-size", "radius", "opacity", "max-intensity",
+                "output",
+            ]), flags: DataArguments.flags)
+        guard list.positionals.count == 1 else {
+            throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
+        }
+        dataPath = list.positionals[0]
+        guard let centerText = list.text("center"), let zoom = try list.integer("zoom"),
+            let sizeText = list.text("size")
+        else { throw .usage("image needs --center LAT,LNG, --zoom Z and --size WxH\n\(Self.usage)") }
+        let center = try Self.pair(centerText, separator: ",", option: "center", example: "-37.81,144.96")
+        let size = try Self.pair(sizeText, separator: "x", option: "size", example: "600x400")
+        guard let width = Int(exactly: size.0), let height = Int(exactly: size.1) else {
+            throw .usage("--size expects whole numbers WxH, such as 600x400, got \"\(sizeText)\"")
+        }
+        viewport = Viewport(
+            center: Coordinate(latitude: center.0, longitude: center.1), zoom: zoom, width: width, height: height,
+            scale: try list.integer("scale") ?? 1)
+        do {
+            try viewport.validate()
+        } catch {
+            throw .usage(error.description)
+        }
+        settings = HeatmapSettings()
+        settings.radius = try list.integer("radius") ?? settings.radius
+        settings.opacity = try list.number("opacity") ?? settings.opacity
+        settings.maximumIntensity = try list.number("max-intensity")
+        do {
+            try settings.validate()
+        } catch {
+            throw .usage(error.description)
+        }
+        base = list.text("base")
+        baseTileSize = try list.integer("base-tile-size") ?? 256
+        guard [256, 512].contains(baseTileSize) else {
+            throw .usage("--base-tile-size is 256 or 512, got \(baseTileSize)")
+        }
+        output = list.text("output")
+        options = try DataArguments.options(list)
+    }
+
+    /// Two numbers separated by `separator` ("-37.8,144.9" or "600x400").
+    static func pair(_ text: String, separator: Character, option: String, example: String) throws(CommandError)
+        -> (Double, Double)
+    {
+        let parts = text.split(separator: separator, omittingEmptySubsequences: false)
+        guard parts.count == 2, let first = Double(parts[0].trimmingCharacters(in: .whitespaces)),
+            let second = Double(parts[1].trimmingCharacters(in: .whitespaces)), first.isFinite, second.isFinite
+        else { throw .usage("--\(option) expects two numbers such as \(example), got \"\(text)\"") }
+        return (first, second)
+    }
+
+    func run() throws(CommandError) {
+        let file = try DataArguments.read(dataPath, options: options)
+        let heatmap = HeatmapTileLayer(index: file.index, settings: settings)
+        let layer: any TileLayer
+        if let base {
+            do {
+                layer = TileStack(
+                    [try URLTileLayer(template: base, name: "base", tileSize: baseTileSize), heatmap])
+            } catch {
+                throw .usage(error.description)
+            }
+        } else {
+            layer = heatmap
+        }
+        let png: [UInt8]
+        do {
+            guard let image = try layer.imageFor(viewport) else {
+                throw CommandError("a tile of the base is not available yet (the upstream failed or timed out)")
+            }
+            // One image, for reports and e-mails: zlib's default level, smaller than the tiles' fast deflate.
+            png = try PNGEncoder(filter: .adaptive, compressionLevel: .zlibDefault, compressor: .zlib).encode(image)
+        } catch let error as CommandError {
+            throw error
+        } catch {
+            throw CommandError("\(error)")
+        }
+        try write(png)
+    }
+
+    private func write(_ bytes: [UInt8]) throws(CommandError) {
+        guard let output else {
+            guard isatty(STDOUT_FILENO) == 0 else {
+                throw .usage("refusing to write a binary image to the terminal; give --output FILE or redirect")
+            }
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
+            throw CommandError("cannot write \(output)")
+        }
+    }
+}

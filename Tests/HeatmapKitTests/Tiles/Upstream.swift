@@ -1,0 +1,219 @@
+import Foundation
+import HeatmapKit
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// A tile upstream for URL layer tests: HTTP/1.1 on a free 127.0.0.1 port, a thread per
+/// connection, one request per connection. The first path component picks the behaviour:
+/// `png` (200 and a 256 px PNG), `slow` (the same after `slowDelay` seconds), `hang` (nothing
+/// for up to 30 s, until stopped), `500`, `404`, `204`, `garbage` (200 and text), `close`
+/// (closes without answering), `cut` (200, half a PNG, no length, closed), `big` (200 and a 512 px PNG), `trickle` (a PNG's head, then a
+/// byte every 50 ms), `flood` (200 without a length, then up to 64 MiB as fast as the client
+/// takes it, in 64 KiB chunks). It counts requests in flight.
+final class Upstream: Sendable {
+    struct Counts {
+        var total = 0
+        var inFlight = 0
+        var maximumInFlight = 0
+        var paths: [String] = []
+        var floodBytesSent = 0
+    }
+
+    let port: Int
+    let png: [UInt8]
+    let bigPNG: [UInt8]
+    let slowDelay: Double
+    private let listener: Int32
+    private let counts = Mutex(Counts())
+    private let stopped = Atomic<Bool>(false)
+    private let finished = DispatchSemaphore(value: 0)
+
+    struct Failure: Error, CustomStringConvertible { var description: String }
+
+    init(slowDelay: Double = 0.2) throws {
+        self.slowDelay = slowDelay
+        png = try Upstream.solidPNG(side: 256, red: 200, green: 30, blue: 40, alpha: 255)
+        bigPNG = try Upstream.solidPNG(side: 512, red: 10, green: 30, blue: 240, alpha: 128)
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket") }
+        var yes: Int32 = 1
+        setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0, listen(fd, 128) == 0 else {
+            close(fd)
+            throw Failure(description: "bind/listen: \(String(cString: strerror(errno)))")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        port = Int(UInt16(bigEndian: address.sin_port))
+        listener = fd
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    /// A template for `mode`: `http://127.0.0.1:PORT/mode/{z}/{x}/{y}.png`.
+    func template(_ mode: String) -> String { "http://127.0.0.1:\(port)/\(mode)/{z}/{x}/{y}.png" }
+
+    var snapshot: Counts { counts.withLock { $0 } }
+
+    /// Stops accepting, wakes hanging handlers and waits for the accept loop to end.
+    func stop() {
+        guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        shutdown(listener, Int32(SHUT_RDWR))
+        _ = finished.wait(timeout: .now() + 5)
+        close(listener)
+    }
+
+    private func acceptLoop() {
+        while !stopped.load(ordering: .acquiring) {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if errno == EINTR { continue }
+                break
+            }
+            let thread = Thread { [self] in handle(client) }
+            thread.start()
+        }
+        finished.signal()
+    }
+
+    private func handle(_ fd: Int32) {
+        defer { close(fd) }
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+        var head: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while findHeadEnd(head) == nil {
+            let n = recv(fd, &chunk, chunk.count, 0)
+            guard n > 0, head.count < 65536 else { return }
+            head += chunk[0..<n]
+        }
+        let line = String(decoding: head, as: UTF8.self).split(separator: "\r\n").first ?? ""
+        let path = line.split(separator: " ").dropFirst().first.map(String.init) ?? "/"
+        let mode = path.split(separator: "/").first.map(String.init) ?? ""
+        counts.withLock {
+            $0.total += 1
+            $0.inFlight += 1
+            $0.maximumInFlight = max($0.maximumInFlight, $0.inFlight)
+            $0.paths.append(path)
+        }
+        defer { counts.withLock { $0.inFlight -= 1 } }
+        switch mode {
+        case "png": respond(fd, status: "200 OK", type: "image/png", body: png)
+        case "big": respond(fd, status: "200 OK", type: "image/png", body: bigPNG)
+        case "slow":
+            pause(slowDelay, fd)
+            respond(fd, status: "200 OK", type: "image/png", body: png)
+        case "hang": pause(30, fd)
+        case "500": respond(fd, status: "500 Internal Server Error", type: "text/plain", body: Array("boom".utf8))
+        case "404": respond(fd, status: "404 Not Found", type: "text/plain", body: Array("none".utf8))
+        case "204": respond(fd, status: "204 No Content", type: nil, body: [])
+        case "garbage": respond(fd, status: "200 OK", type: "image/png", body: Array("<html>not a png</html>".utf8))
+        case "close": return
+        case "cut":
+            respond(fd, status: "200 OK", type: "image/png", body: Array(png.prefix(png.count / 2)), length: false)
+        case "trickle": trickle(fd)
+        case "flood": flood(fd)
+        default: respond(fd, status: "400 Bad Request", type: "text/plain", body: [])
+        }
+    }
+
+    /// Sleeps up to `seconds`, waking early when the upstream stops or the client hangs up
+    /// (so that a request the client gave up on no longer counts as in flight).
+    private func pause(_ seconds: Double, _ fd: Int32) {
+        var left = seconds
+        while left > 0, !stopped.load(ordering: .acquiring) {
+            var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            if poll(&entry, 1, 20) > 0 {
+                var byte: UInt8 = 0
+                if entry.revents & Int16(POLLHUP | POLLERR) != 0 || recv(fd, &byte, 1, Int32(MSG_PEEK)) <= 0 {
+                    return
+                }
+            }
+            left -= 0.02
+        }
+    }
+
+    /// Headers and the PNG's first bytes, then a byte every 50 ms until the client or the upstream stops.
+    private func trickle(_ fd: Int32) {
+        let head = Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nContent-Length: \(png.count)\r\n\r\n".utf8)
+        guard sendAll(fd, head + png.prefix(40)) else { return }
+        for byte in png.dropFirst(40) {
+            pause(0.05, fd)
+            guard !stopped.load(ordering: .acquiring), sendAll(fd, [byte]) else { return }
+        }
+    }
+
+    /// 200 with no length and up to 64 MiB of body, counting what the client took.
+    private func flood(_ fd: Int32) {
+        guard sendAll(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n".utf8)) else {
+            return
+        }
+        let chunk = png + [UInt8](repeating: 7, count: (1 << 16) - png.count)
+        for _ in 0..<1024 {
+            guard !stopped.load(ordering: .acquiring), sendAll(fd, chunk) else { return }
+            counts.withLock { $0.floodBytesSent += chunk.count }
+        }
+    }
+
+    private func sendAll(_ fd: Int32, _ bytes: [UInt8]) -> Bool {
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            guard n > 0 else { return false }
+            sent += n
+        }
+        return true
+    }
+
+    private func respond(_ fd: Int32, status: String, type: String?, body: [UInt8], length: Bool = true) {
+        var head = "HTTP/1.1 \(status)\r\nConnection: close\r\n"
+        if let type { head += "Content-Type: \(type)\r\n" }
+        if !status.hasPrefix("204"), length { head += "Content-Length: \(body.count)\r\n" }
+        let bytes = Array((head + "\r\n").utf8) + body
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes.withUnsafeBytes {
+                send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+            }
+            guard n > 0 else { return }
+            sent += n
+        }
+    }
+
+    private func findHeadEnd(_ bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for i in 0...(bytes.count - 4)
+        where bytes[i] == 13 && bytes[i + 1] == 10 && bytes[i + 2] == 13 && bytes[i + 3] == 10 {
+            return i + 4
+        }
+        return nil
+    }
+
+    /// A PNG of one colour.
+    static func solidPNG(side: Int, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) throws -> [UInt8] {
+        var pixels: [UInt8] = []
+        pixels.reserveCapacity(side * side * 4)
+        for _ in 0..<(side * side) { pixels += [red, green, blue, alpha] }
+        guard let image = RGBAImage(width: side, height: side, pixels: pixels) else {
+            throw Failure(description: "image")
+        }
+        return try PNGEncoder().encode(image)
+    }
+}
