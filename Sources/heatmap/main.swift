@@ -5,6 +5,8 @@ let usage = """
 
     usage: heatmap tile DATA Z/X/Y[@2x] [options]   write one tile as PNG
            heatmap info DATA [options]             points, bounds, weights, zooms and M(z) of a data file
+           heatmap render DATA --zoom A-B --output OUT   every tile of a zoom range into MBTiles,
+                                                         PMTiles or a folder
            heatmap serve DATA... [options]          serve tiles and a map page over HTTP
            heatmap help [COMMAND]
 
@@ -19,12 +21,15 @@ func run(_ arguments: [String]) throws(CommandError) {
         try TileCommand(rest).run()
     case "info":
         try InfoCommand(rest).run()
+    case "render":
+        try RenderCommand(rest).run()
     case "serve":
         try ServeCommand(rest).run()
     case "help", "--help", "-h":
         switch rest.first {
         case "tile": print(TileCommand.usage)
         case "info": print(InfoCommand.usage)
+        case "render": print(RenderCommand.usage)
         case "serve": print(ServeCommand.usage)
         default: print(usage)
         }
@@ -36,6 +41,6 @@ func run(_ arguments: [String]) throws(CommandError) {
 do {
     try run(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("heatmap: \(error.description)\n".utf8))
+    if !error.description.isEmpty { FileHandle.standardError.write(Data("heatmap: \(error.description)\n".utf8)) }
     exit(error.status)
 }
