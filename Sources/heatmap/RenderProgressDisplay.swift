@@ -11,7 +11,8 @@ final class RenderProgressDisplay {
     let quiet: Bool
     let terminal = isatty(STDERR_FILENO) == 1
     let started = DispatchTime.now()
-    private let timer: any DispatchSourceTimer = DispatchSource.makeTimerSource(queue: .global())
+    /// Made and resumed only when shown (a dispatch source released while suspended traps).
+    private var timer: (any DispatchSourceTimer)?
 
     init(progress: RenderProgress, output: String, quiet: Bool) {
         self.progress = progress
@@ -27,6 +28,8 @@ final class RenderProgressDisplay {
     func start() {
         guard !quiet else { return }
         let interval = terminal ? 0.25 : 10
+        let timer = DispatchSource.makeTimerSource(queue: .global())
+        self.timer = timer
         timer.schedule(deadline: .now() + interval, repeating: interval)
         timer.setEventHandler { [progress, terminal, started] in
             let line = Self.line(progress, started: started)
@@ -36,8 +39,9 @@ final class RenderProgressDisplay {
     }
 
     func stop() {
-        guard !quiet else { return }
+        guard let timer else { return }
         timer.cancel()
+        self.timer = nil
         if terminal { write("\r\u{1b}[K") }
     }
 

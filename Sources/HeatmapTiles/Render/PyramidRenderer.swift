@@ -8,6 +8,7 @@ import Synchronization
 /// ``HeatmapTileLayer`` (so M(z) is computed once a zoom and the bytes equal `tileFor`'s); the
 /// calling thread is the writer. Between them a ``TileQueue`` of at most ``queueCapacity(jobs:)``
 /// encoded tiles bounds memory: rendering waits only when the disk falls that far behind.
+/// The writer makes the sink's tiles durable at least once a second (``TileSink/checkpoint()``).
 public struct PyramidRenderer: Sendable {
     /// The layer that draws the tiles (its own cache is not needed: use `cacheBytes: 0`).
     public var layer: HeatmapTileLayer
@@ -70,7 +71,7 @@ public struct PyramidRenderer: Sendable {
         var lastCheckpoint = clock.now
         while running > 0 {
             guard let item = queue.pop(timeout: 0.5) else {
-                if failure == nil, clock.now - lastCheckpoint > .seconds(2) {
+                if failure == nil, clock.now - lastCheckpoint > .seconds(1) {
                     do {
                         try sink.checkpoint()
                     } catch {
@@ -93,6 +94,10 @@ public struct PyramidRenderer: Sendable {
                     try sink.write(tile, data: bytes)
                     progress.written.add(1, ordering: .relaxed)
                     progress.bytes.add(sink.bytesWritten - before, ordering: .relaxed)
+                    if clock.now - lastCheckpoint > .seconds(1) {
+                        try sink.checkpoint()
+                        lastCheckpoint = clock.now
+                    }
                 } catch {
                     failure = error.description
                     progress.requestStop()
