@@ -34,7 +34,8 @@ let package = Package(
             name: "HeatmapTilesTests", dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit"], resources: [.copy("Fixtures")]),
+            name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles"],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

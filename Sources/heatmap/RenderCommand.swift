@@ -174,6 +174,8 @@ struct RenderCommand {
         bounds.south = max(bounds.south, -85.0511)
         bounds.north = min(bounds.north, 85.0511)
         let center = bounds.center
+        var options = recorded
+        options["points"] = String(file.index.count)
         let gradient = gradientText == "default" ? "" : ", gradient \(gradientText)"
         return TileMetadata(
             name: name,
@@ -183,7 +185,7 @@ struct RenderCommand {
             center: TileCenter(
                 longitude: center.longitude, latitude: center.latitude,
                 zoom: min(max(center.zoom, zooms.lowerBound), zooms.upperBound)),
-            minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, scale: scale, options: recorded)
+            minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, scale: scale, options: options)
     }
 
     func makeSink(_ metadata: TileMetadata) throws(CommandError) -> any TileSink {
