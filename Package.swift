@@ -23,7 +23,7 @@ let package = Package(
         .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
         .target(name: "HeatmapServer", dependencies: ["HeatmapKit", "HeatmapTiles"]),
         .executableTarget(name: "heatmap", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer"]),
-        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit"]),
+        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles"]),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",

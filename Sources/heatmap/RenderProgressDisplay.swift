@@ -92,7 +92,7 @@ final class RenderProgressDisplay {
 
     static func bytes(_ count: Int) -> String {
         if count < 10_000 { return "\(count) bytes" }
-        if count < 10_000_000 { return String(format: "%.1f kB", Double(count) / 1e3) }
+        if count < 1_000_000 { return String(format: "%.1f kB", Double(count) / 1e3) }
         return String(format: "%.1f MB", Double(count) / 1e6)
     }
 
