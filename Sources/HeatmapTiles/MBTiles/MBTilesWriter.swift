@@ -78,7 +78,7 @@ public final class MBTilesWriter: TileSink {
         }
     }
 
-    /// The tiles in the file (for resuming), 8 bytes each in a set.
+    /// The tiles in the file (for resuming), as a set (about 40 bytes a tile).
     public func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> {
         guard resuming else { return [] }
         let query = try database.prepare("SELECT zoom_level, tile_column, tile_row FROM map")

@@ -6,7 +6,7 @@ import Foundation
 /// renames it to `path`. Until then no file at `path` is made or changed, so an interrupted
 /// or failed render never leaves a PMTiles file that looks whole.
 ///
-/// Memory: 16 bytes a tile and about 40 a distinct tile, for the directory, until the end.
+/// Memory: about 16 bytes a tile and 80 a distinct tile, for the directory, until the end.
 public final class PMTilesWriter: TileSink {
     /// The root directory must end within the first 16 KiB of the file, header included.
     static let rootLimit = 16_384 - PMTilesHeader.size
