@@ -86,8 +86,9 @@ public final class MBTilesWriter: TileSink {
         var tiles = Set<TileCoordinate>()
         while try query.step() {
             let zoom = query.integer(0)
-            guard (0...22).contains(zoom) else { continue }
-            tiles.insert(TileCoordinate(zoom: zoom, x: query.integer(1), y: (1 << zoom) - 1 - query.integer(2)))
+            let row = query.integer(2)
+            guard (0...22).contains(zoom), (0..<(1 << zoom)).contains(row) else { continue }  // foreign rows
+            tiles.insert(TileCoordinate(zoom: zoom, x: query.integer(1), y: (1 << zoom) - 1 - row))
         }
         return tiles
     }
