@@ -159,4 +159,37 @@ import Testing
         for (tile, bytes) in big[0..<kept] { #expect(try reader.tileData(z: tile.zoom, x: tile.x, y: tile.y) == bytes) }
         #expect(try MBTilesWriter(path: path, metadata: Fixtures.metadata(), mode: .resume).storedTiles().count == kept)
     }
+
+    @Test("MBTiles of other tools (a plain tiles table) read too; files that are no archive are named errors")
+    func foreign() throws {
+        let path = Fixtures.temporaryPath("plain.mbtiles")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let database = try SQLiteDatabase(path: path, readOnly: false, create: true)
+        try database.execute(
+            """
+            CREATE TABLE metadata (name TEXT, value TEXT);
+            CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
+            INSERT INTO metadata VALUES ('name', 'plain'), ('format', 'png'), ('minzoom', '2'), ('maxzoom', '3');
+            INSERT INTO tiles VALUES (3, 5, 1, x'0102'), (3, 9, 99, x'05');
+            """)
+        let reader = try MBTilesReader(path: path)
+        #expect(try reader.tileData(z: 3, x: 5, y: 6) == [1, 2])  // TMS row 1 is XYZ row 8 - 1 - 1
+        #expect(try reader.tileData(z: 3, x: 5, y: 1) == nil)
+        #expect(reader.metadata.name == "plain" && reader.metadata.minZoom == 2 && reader.metadata.maxZoom == 3)
+        let resumed = #expect(throws: TileArchiveError.self) {
+            try MBTilesWriter(path: path, metadata: Fixtures.metadata(), mode: .resume)
+        }
+        #expect(resumed?.kind == .cannotResume)
+
+        let junk = Fixtures.temporaryPath("junk")
+        defer {
+            for suffix in [".mbtiles", ".pmtiles"] { try? FileManager.default.removeItem(atPath: junk + suffix) }
+        }
+        for suffix in [".mbtiles", ".pmtiles"] {
+            _ = FileManager.default.createFile(atPath: junk + suffix, contents: Data(repeating: 0x41, count: 300))
+            let error = #expect(throws: TileArchiveError.self) { try TileArchive.open(junk + suffix) }
+            #expect(error?.kind == .invalid, "\(String(describing: error))")
+        }
+        #expect(throws: TileArchiveError.self) { try TileArchive.open("/nonexistent.pmtiles") }
+    }
 }
