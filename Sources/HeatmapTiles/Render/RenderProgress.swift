@@ -47,6 +47,19 @@ public struct RenderSummary: Sendable, Hashable {
     public var interrupted: Bool
     /// Whether the output keeps the finished tiles (MBTiles and folders do; PMTiles not).
     public var kept: Bool
+
+    /// Creates a summary.
+    public init(
+        written: Int, empty: Int, resumed: Int, bytes: Int, seconds: Double, interrupted: Bool, kept: Bool
+    ) {
+        self.written = written
+        self.empty = empty
+        self.resumed = resumed
+        self.bytes = bytes
+        self.seconds = seconds
+        self.interrupted = interrupted
+        self.kept = kept
+    }
 }
 
 /// A render that failed: the tile or archive error, and what the output keeps.
