@@ -6,20 +6,24 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "HeatmapKit", targets: ["HeatmapKit"]),
+        .library(name: "HeatmapTiles", targets: ["HeatmapTiles"]),
         .executable(name: "heatmap", targets: ["heatmap"]),
         .executable(name: "heatmap-bench", targets: ["heatmap-bench"]),
     ],
     targets: [
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        .systemLibrary(
+            name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
-        .target(name: "HeatmapServer", dependencies: ["HeatmapKit"]),
-        .executableTarget(name: "heatmap", dependencies: ["HeatmapKit", "HeatmapServer"]),
-        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit"]),
+        .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
+        .target(name: "HeatmapServer", dependencies: ["HeatmapKit", "HeatmapTiles"]),
+        .executableTarget(name: "heatmap", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer"]),
+        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles"]),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
@@ -27,7 +31,11 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit"], resources: [.copy("Fixtures")]),
+            name: "HeatmapTilesTests", dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles"],
+            resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]
 )

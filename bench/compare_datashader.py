@@ -11,6 +11,15 @@ aggregate the weights of all points into the tile's pixels padded by the radius 
 blur with a Gaussian of the same sigma (R/3) truncated at R, crop, shade with the same
 normalisation value and colours, and encode a PNG. It writes the results under "datashader"
 in REPORT.json, with the ratio datashader / HeatmapKit for each tile.
+
+For the report's "render" measurements (heatmap-bench --only render) at the exported size, it
+also runs datashader's own pyramid renderer, datashader.tiles.render_tiles, over the same zooms
+and area (zooms 0-10 over the data's extent, 0-14 over the cluster box): per zoom, super-tiles of
+up to 4096 px aggregated with ds.sum, blurred with the same Gaussian, the span from a full scan
+(its M(z)), shaded and cut into 256 px PNG files, on every core through dask's threads. It writes those
+under "datashaderRender", with the ratio to HeatmapKit's folder (else MBTiles) output on every core.
+Cases whose top zoom spans more than MAX_RENDER_PIXELS are skipped: render_tiles holds a whole
+zoom's aggregates in memory.
 """
 import json
 import math
@@ -20,6 +29,8 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The largest raster (pixels at the highest zoom) given to render_tiles: about 2 GB of float64 arrays.
+MAX_RENDER_PIXELS = 2 ** 28
 VENV = os.path.join(HERE, ".venv")
 
 
@@ -30,7 +41,7 @@ def ensure_environment():
         return
     if not os.path.exists(python):
         subprocess.check_call([sys.executable, "-m", "venv", VENV])
-        subprocess.check_call([python, "-m", "pip", "install", "--quiet", "datashader", "scipy", "pillow"])
+        subprocess.check_call([python, "-m", "pip", "install", "--quiet", "datashader", "dask", "scipy", "pillow"])
     os.execv(python, [python] + sys.argv)
 
 
@@ -64,6 +75,8 @@ def main():
     lat = np.clip(raw[:, 0], -85.05112878, 85.05112878)
     x, y = lnglat_to_meters(raw[:, 1], lat)
     frame = pd.DataFrame({"x": x, "y": y, "w": raw[:, 2]})
+    frame.attrs.update(west=float(raw[:, 1].min()), east=float(raw[:, 1].max()),
+                       south=float(lat.min()), north=float(lat.max()))
     count = len(frame)
     base = report.get("radius", 20)
     results = []
@@ -102,8 +115,84 @@ def main():
               f"HeatmapKit {tile['totalMs']:7.2f} ms  ({median / max(tile['totalMs'], 1e-6):.0f}x)", file=sys.stderr)
     report["datashader"] = {"version": ds.__version__, "tiles": results,
                             "heatmapKitWinsEveryTile": all(r["ratio"] > 1 for r in results)}
+    report["datashaderRender"] = compare_render(report, frame, count, base)
     with open(report_path, "w") as f:
         json.dump(report, f, indent=2, sort_keys=True)
+
+
+def compare_render(report, frame, count, radius):
+    """datashader.tiles.render_tiles over the zooms and areas of the report's render section."""
+    import shutil
+    import tempfile
+    import numpy as np
+    import datashader as ds
+    import datashader.transfer_functions as tf
+    from datashader.tiles import render_tiles
+    from datashader.utils import lnglat_to_meters
+    from scipy.ndimage import gaussian_filter
+
+    import dask
+    dask.config.set(scheduler="threads")  # every core, without pickling the points into each task
+    sigma = radius / 3
+
+    def load_data(x_range, y_range):
+        return frame
+
+    def rasterize(df, x_range, y_range, height, width):
+        canvas = ds.Canvas(plot_width=width, plot_height=height, x_range=x_range, y_range=y_range)
+        agg = canvas.points(df, "x", "y", agg=ds.sum("w"))
+        blurred = gaussian_filter(np.nan_to_num(agg.values), sigma=sigma, truncate=3.0, mode="constant")
+        return agg.copy(data=blurred)
+
+    def shade(agg, span=None):
+        return tf.shade(agg, cmap=["#66e100", "#ff0000"], how="linear", span=span, min_alpha=0)
+
+    def post(img, **kwargs):
+        return img
+
+    results = []
+    cases = {}
+    for m in report.get("render", []):
+        if m["points"] == count:
+            cases.setdefault((m["zooms"], m["bounds"]), []).append(m)
+    for (zooms, bounds), ours in sorted(cases.items()):
+        low, high = (int(v) for v in zooms.split("-"))
+        if bounds:
+            w, s, e, n = (float(v) for v in bounds.split(","))
+        else:
+            w, s, e, n = float(frame.attrs["west"]), float(frame.attrs["south"]), float(frame.attrs["east"]), float(frame.attrs["north"])
+        (x0, x1), (y0, y1) = lnglat_to_meters(np.array([w, e]), np.array([s, n]))
+        world = 2 * 20037508.342789244
+        pixels = (x1 - x0) / world * (256 << high) * (y1 - y0) / world * (256 << high)
+        if pixels > MAX_RENDER_PIXELS:
+            # render_tiles keeps every super-tile's aggregate of a zoom in memory (float64, and a
+            # blurred copy): zoom 10 over the whole data is ~1e9 pixels, more than 14 GB (tried).
+            results.append({"zooms": zooms, "bounds": bounds, "points": count, "skipped":
+                            f"{pixels:.3g} pixels at zoom {high}, over {MAX_RENDER_PIXELS:.3g}: "
+                            "render_tiles holds a zoom's whole raster in memory"})
+            print(f"datashader render_tiles zooms {zooms} {bounds or 'everywhere'}: skipped, "
+                  f"{pixels:.3g} pixels at zoom {high}", file=sys.stderr)
+            continue
+        output = tempfile.mkdtemp(prefix="datashader-tiles-")
+        try:
+            start = time.perf_counter()
+            render_tiles((x0, y0, x1, y1), range(low, high + 1), load_data, rasterize, shade, post, output)
+            seconds = time.perf_counter() - start
+            files = [os.path.join(d, f) for d, _, fs in os.walk(output) for f in fs if f.endswith(".png")]
+            size = sum(os.path.getsize(f) for f in files)
+        finally:
+            shutil.rmtree(output, ignore_errors=True)
+        best = max(ours, key=lambda m: (m["threads"], m["format"] == "folder"))
+        entry = {"zooms": zooms, "bounds": bounds, "points": count, "tiles": len(files), "bytes": size,
+                 "seconds": seconds, "tilesPerSecond": len(files) / max(seconds, 1e-9),
+                 "heatmapKitFormat": best["format"], "heatmapKitThreads": best["threads"],
+                 "heatmapKitTiles": best["written"], "heatmapKitSeconds": best["seconds"],
+                 "ratio": seconds / max(best["seconds"], 1e-9)}
+        results.append(entry)
+        print(f"datashader render_tiles zooms {zooms} {bounds or 'everywhere'}: {len(files)} tiles, "
+              f"{size / 1e6:.1f} MB in {seconds:.1f} s; HeatmapKit {best['written']} tiles in "
+              f"{best['seconds']:.2f} s ({entry['ratio']:.0f}x)", file=sys.stderr)
+    return results
 
 
 if __name__ == "__main__":

@@ -93,6 +93,24 @@ def main():
             what = "cached tiles (zoom 8)" if run["case"] == "cached" else "uncached tiles (zoom 10, cache off)"
             print(f"| {what} | {run['connections']} | {run['requests_per_s']:,.0f} | {run['p50_ms']:.1f} ms "
                   f"| {run['p99_ms']:.1f} ms |")
+    render = r.get("render", [])
+    if render:
+        print()
+        print("| `heatmap render` (radius 20, 256 px) | output | threads | tiles | tiles/s | bytes | seconds | datashader render_tiles |")
+        print("|---|---|---:|---:|---:|---:|---:|---|")
+        ds_render = {(d["zooms"], d["bounds"]): d for d in r.get("datashaderRender", [])}
+        for x in render:
+            area = "one cluster's 1° box" if x["bounds"] else "everywhere"
+            d = ds_render.get((x["zooms"], x["bounds"]))
+            other = ""
+            top = max(y["threads"] for y in render)
+            if d and d["points"] == x["points"] and x["threads"] == d.get("heatmapKitThreads", top) \
+                    and x["format"] == d.get("heatmapKitFormat", "mbtiles"):
+                other = (d["skipped"] if "skipped" in d else
+                         f"{d['tiles']:,} tiles in {d['seconds']:.0f} s ({d['tilesPerSecond']:.0f} tiles/s; "
+                         f"{d['ratio']:.0f}× the time)")
+            print(f"| {x['points']:,} points, zooms {x['zooms']}, {area} | {x['format']} | {x['threads']} "
+                  f"| {x['written']:,} | {x['tilesPerSecond']:,.0f} | {x['bytes'] / 1e6:.1f} MB | {x['seconds']:.2f} | {other} |")
     print()
     print("| encoder (512 px dense tiles) | " + " | ".join(sorted({e['tile'] for e in r['encoders']}, key=lambda s: int(s.split('/')[0]))) + " |")
     tiles = sorted({e['tile'] for e in r['encoders']}, key=lambda s: int(s.split('/')[0]))

@@ -64,4 +64,5 @@ struct Report: Codable {
     var encoders: [EncoderMeasurement] = []
     var readers: [ReaderMeasurement] = []
     var readerShapes: [ReaderShapeMeasurement] = []
+    var render: [RenderMeasurement] = []
 }

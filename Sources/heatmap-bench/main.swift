@@ -12,7 +12,7 @@ let usage = """
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
-                        stacked, normalization, throughput, encoders (the index is always built)
+                        stacked, normalization, throughput, encoders, render (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
@@ -218,6 +218,12 @@ if options.sections.contains("encoders") {
     report.encoders = try EncoderBenchmark.measure(
         bench: bench, tiles: chosen.filter { $0.scale == 2 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) },
         repetitions: options.repetitions)
+}
+
+// heatmap render: zooms 0-10 everywhere and 0-14 over one cluster, of each size of a million or more.
+for size in sizes where size >= 1_000_000 && options.sections.contains("render") {
+    guard let index = indexes[size], let data = dataSets[size] ?? dataSets[options.points] else { continue }
+    report.render += try RenderBenchmark.run(index: index, data: data, log: log)
 }
 
 let encoder = JSONEncoder()

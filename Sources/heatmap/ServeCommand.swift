@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTiles
 import Synchronization
 
 /// `heatmap serve DATA... [options]`: an HTTP tile server with a map page.
@@ -12,8 +13,9 @@ struct ServeCommand {
                              [--config FILE.json] [--cache-mb N] [--cache-control TEXT]
                              [--attribution TEXT] [--no-cors] [--max-connections N] [--base-map URL]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
-          DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip); the layer is
-                             named after the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
+          DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), or tiles heatmap render
+                             wrote (heat.mbtiles, heat.pmtiles, a folder); the layer is named after
+                             the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
           --layer NAME=FILE  a layer with a name of your choice (repeatable)
           --radius, --opacity, --max-intensity   every layer's settings (see heatmap help tile)
           --gradient G       a preset (default, fire, ice, viridis, classic) or COLOUR:STOP,...
@@ -122,6 +124,23 @@ struct ServeCommand {
         return String(file[..<dot])
     }
 
+    /// Whether a file is pre-rendered tiles (`.mbtiles`, `.pmtiles` or a folder), not points.
+    static func isArchive(_ path: String) -> Bool {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return true }
+        let lower = path.lowercased()
+        return lower.hasSuffix(".mbtiles") || lower.hasSuffix(".pmtiles")
+    }
+
+    /// Opens pre-rendered tiles.
+    static func open(_ path: String) throws(LayerLoadError) -> any TileArchiveReader {
+        do {
+            return try TileArchive.open(path)
+        } catch {
+            throw LayerLoadError(error.description)
+        }
+    }
+
     /// The one place data files are read, for start and for reloads, with the data options.
     static func load(_ path: String, options: PointReadOptions) throws(LayerLoadError) -> LayerData {
         let data = try LayerData.load(path: path, options: options)
@@ -135,12 +154,17 @@ struct ServeCommand {
         let service: TileService
         do {
             var served: [ServedLayer] = []
+            var stored: [StoredLayer] = []
             for layer in layers {
+                if Self.isArchive(layer.file) {
+                    stored.append(try StoredLayer(name: layer.name, source: layer.file, reader: Self.open(layer.file)))
+                    continue
+                }
                 let data = try Self.load(layer.file, options: readOptions)
                 served.append(
                     try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
             }
-            service = try TileService(layers: served, options: options, stats: stats)
+            service = try TileService(layers: served, stored: stored, options: options, stats: stats)
             server = try HTTPServer(host: host, port: port, limits: limits, responder: service, stats: stats)
         } catch let error as LayerLoadError {
             throw CommandError(error.description)

@@ -6,6 +6,8 @@ let usage = """
     usage: heatmap tile DATA Z/X/Y[@2x] [options]   write one tile as PNG
            heatmap image DATA --center LAT,LNG --zoom Z --size WxH [options]   a static image of any viewport
            heatmap info DATA [options]             points, bounds, weights, zooms and M(z) of a data file
+           heatmap render DATA --zoom A-B --output OUT   every tile of a zoom range into MBTiles,
+                                                         PMTiles or a folder
            heatmap serve DATA... [options]          serve tiles and a map page over HTTP
            heatmap help [COMMAND]
 
@@ -22,6 +24,8 @@ func run(_ arguments: [String]) throws(CommandError) {
         try ImageCommand(rest).run()
     case "info":
         try InfoCommand(rest).run()
+    case "render":
+        try RenderCommand(rest).run()
     case "serve":
         try ServeCommand(rest).run()
     case "help", "--help", "-h":
@@ -29,6 +33,7 @@ func run(_ arguments: [String]) throws(CommandError) {
         case "tile": print(TileCommand.usage)
         case "image": print(ImageCommand.usage)
         case "info": print(InfoCommand.usage)
+        case "render": print(RenderCommand.usage)
         case "serve": print(ServeCommand.usage)
         default: print(usage)
         }
@@ -40,6 +45,6 @@ func run(_ arguments: [String]) throws(CommandError) {
 do {
     try run(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    FileHandle.standardError.write(Data("heatmap: \(error.description)\n".utf8))
+    if !error.description.isEmpty { FileHandle.standardError.write(Data("heatmap: \(error.description)\n".utf8)) }
     exit(error.status)
 }

@@ -18,7 +18,8 @@ extension TileService {
         let base = baseURL(request)
         return json(
             Catalog(
-                layers: layers.map { document(for: $0, base: base, overrides: TileOverrides()) },
+                layers: layers.map { document(for: $0, base: base, overrides: TileOverrides()) }
+                    + storedLayers.map { storedDocument($0, base: base) },
                 gradients: GradientPresets.names, attribution: options.attribution))
     }
 
@@ -37,7 +38,7 @@ extension TileService {
             points: data.index.count, radius: layer.settings.radius, opacity: layer.settings.opacity)
     }
 
-    private func json(_ value: some Encodable) -> HTTPResponse {
+    func json(_ value: some Encodable) -> HTTPResponse {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard let data = try? encoder.encode(value) else { return .text(.internalServerError, "cannot encode JSON") }

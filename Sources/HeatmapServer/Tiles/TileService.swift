@@ -15,6 +15,9 @@ public final class TileService: HTTPResponder {
     /// The connection layer's counters (shared with the ``HTTPServer``).
     public let stats: ServerStats
     let byName: [String: ServedLayer]
+    /// The pre-rendered layers, in the order given, and by name.
+    public let storedLayers: [StoredLayer]
+    let storedByName: [String: StoredLayer]
     let cache: TileCache<TileKey, RenderedTile>
     let inFlight = InFlightRenders()
     let assets: StaticAssets
@@ -22,12 +25,14 @@ public final class TileService: HTTPResponder {
 
     /// Creates the responder.
     ///
+    /// - Parameter stored: pre-rendered layers, served beside the live ones on the same routes.
     /// - Throws: ``OverrideError`` when two layers share a name, there are none, or the zooms
     ///   offered are not a range within 0...22.
-    public init(layers: [ServedLayer], options: ServerOptions = ServerOptions(), stats: ServerStats = ServerStats())
-        throws(OverrideError)
-    {
-        guard !layers.isEmpty else { throw OverrideError("no layers to serve") }
+    public init(
+        layers: [ServedLayer], stored: [StoredLayer] = [], options: ServerOptions = ServerOptions(),
+        stats: ServerStats = ServerStats()
+    ) throws(OverrideError) {
+        guard !layers.isEmpty || !stored.isEmpty else { throw OverrideError("no layers to serve") }
         guard 0 <= options.minZoom, options.minZoom <= options.maxZoom, options.maxZoom <= WebMercator.maximumZoom
         else {
             throw OverrideError(
@@ -35,12 +40,18 @@ public final class TileService: HTTPResponder {
             )
         }
         var byName: [String: ServedLayer] = [:]
-        for layer in layers {
-            guard byName[layer.name] == nil else { throw OverrideError("two layers are named \(layer.name)") }
-            byName[layer.name] = layer
+        var storedByName: [String: StoredLayer] = [:]
+        for name in layers.map(\.name) + stored.map(\.name) {
+            guard byName[name] == nil, storedByName[name] == nil else {
+                throw OverrideError("two layers are named \(name)")
+            }
+            if let layer = layers.first(where: { $0.name == name }) { byName[name] = layer }
+            if let layer = stored.first(where: { $0.name == name }) { storedByName[name] = layer }
         }
         self.layers = layers
         self.byName = byName
+        storedLayers = stored
+        self.storedByName = storedByName
         self.options = options
         self.stats = stats
         cache = TileCache(capacityBytes: options.cacheBytes)
@@ -57,11 +68,17 @@ public final class TileService: HTTPResponder {
         }
         switch route {
         case .tile(let name, let zoom, let x, let y, let scale):
+            if let stored = storedByName[name] {
+                return storedTile(request, layer: stored, zoom: zoom, x: x, y: y, scale: scale)
+            }
             guard let layer = byName[name] else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
             return tile(request, layer: layer, zoom: zoom, x: x, y: y, scale: scale)
         case .badTile(let reason):
             return finish(.text(.badRequest, reason), route: route)
         case .tileJSON(let name):
+            if let stored = storedByName[name] {
+                return finish(json(storedDocument(stored, base: baseURL(request))), route: route)
+            }
             guard let layer = byName[name] else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
             return finish(tileJSON(layer, request: request), route: route)
         case .catalog: return finish(catalog(request: request), route: route)

@@ -1,0 +1,8 @@
+#ifndef HEATMAPKIT_CSQLITE_SHIM_H
+#define HEATMAPKIT_CSQLITE_SHIM_H
+#include <sqlite3.h>
+
+/// SQLITE_TRANSIENT is a cast of -1 to a function pointer, which Swift cannot import: bind
+/// calls take this instead, so that SQLite copies the bytes before the call returns.
+static inline sqlite3_destructor_type csqlite_transient(void) { return SQLITE_TRANSIENT; }
+#endif

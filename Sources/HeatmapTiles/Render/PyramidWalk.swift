@@ -1,0 +1,55 @@
+import HeatmapKit
+
+/// The tiles of a zoom range that can hold data, found from the index: a tile is visited only
+/// if its area padded by the kernel's reach holds weight (``PointIndex/weight(in:space:)``),
+/// and its four children only then (a child's padded area lies inside its parent's), so the
+/// walk never enumerates the 4^z grid. Depth first, so it holds at most 3 tiles a zoom.
+public struct PyramidWalk: Sendable {
+    /// The zooms whose tiles are returned.
+    public let zooms: ClosedRange<Int>
+    let index: PointIndex
+    let spaces: [PixelSpace]
+    let reach: Int
+    let area: TileArea?
+    private var stack = [TileCoordinate(zoom: 0, x: 0, y: 0)]
+
+    /// A walk over `zooms` (within 0...22) at a scale and radius in points, within `area` if given.
+    ///
+    /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
+    public init(index: PointIndex, zooms: ClosedRange<Int>, scale: Int, radius: Int, area: TileArea? = nil)
+        throws(HeatmapError)
+    {
+        self.zooms = zooms
+        self.index = index
+        var spaces: [PixelSpace] = []
+        for zoom in 0...zooms.upperBound { spaces.append(try PixelSpace(zoom: zoom, scale: scale)) }
+        _ = try PixelSpace(zoom: zooms.lowerBound, scale: scale)
+        self.spaces = spaces
+        reach = radius * scale
+        self.area = area
+    }
+
+    /// The next tile that can hold data, or `nil` at the end.
+    public mutating func next() -> TileCoordinate? {
+        while let tile = stack.popLast() {
+            if let area, !area.contains(tile) { continue }
+            let space = spaces[tile.zoom]
+            let padded = PixelRect(tileX: tile.x, y: tile.y, in: space).expanded(by: reach)
+            guard index.weight(in: padded, space: space) > 0 else { continue }
+            if tile.zoom < zooms.upperBound { stack += tile.children.reversed() }
+            if tile.zoom >= zooms.lowerBound { return tile }
+        }
+        return nil
+    }
+
+    /// How many tiles the walk visits, counted by walking it (a copy): about one index query a tile.
+    public func count(while proceed: () -> Bool = { true }) -> Int {
+        var walk = self
+        var total = 0
+        while walk.next() != nil {
+            total += 1
+            if total & 1023 == 0, !proceed() { break }
+        }
+        return total
+    }
+}

@@ -1,0 +1,187 @@
+import Dispatch
+import Foundation
+import HeatmapKit
+import HeatmapServer
+import HeatmapTiles
+
+/// `heatmap render DATA --zoom A-B --output OUT`: every tile of a zoom range that can hold data,
+/// into an MBTiles file, a PMTiles file or a folder.
+struct RenderCommand {
+    static let usage = """
+        usage: heatmap render DATA --zoom A-B --output heat.mbtiles|heat.pmtiles|DIR/
+                              [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
+                              [--scale 1|2|3] [--bounds W,S,E,N] [--jobs N] [--name NAME]
+                              [--attribution TEXT] [--quiet] [--force] [--resume]
+                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+          DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
+          --zoom A-B         the zoom levels to render, 0...22 (or one level, --zoom 5)
+          --output OUT       .mbtiles (MBTiles 1.3), .pmtiles (PMTiles v3), or a folder of
+                             {z}/{x}/{y}.png ({y}@2x.png at --scale 2)
+          --radius, --opacity, --max-intensity   as for heatmap tile; --gradient as for serve
+          --scale S          1, 2 or 3: tiles of 256, 512 or 768 pixels (default 1)
+          --bounds W,S,E,N   only the tiles that meet this area (degrees; W > E crosses 180°)
+          --jobs N           render threads (default: every core)
+          --name, --attribution   the tile set's name (default: DATA's) and attribution
+          --quiet            no progress and no summary, only errors
+          --force            replace an existing output
+          --resume           continue an interrupted render into MBTiles or a folder, same options
+        \(DataArguments.help)
+        Only tiles whose area padded by the radius holds weight are visited; empty tiles are not
+        stored. Ctrl-C stops after the tiles under way and keeps them (MBTiles, folders).
+        """
+
+    var dataPath: String
+    var output: String
+    var kind: TileArchive.Kind
+    var zooms: ClosedRange<Int>
+    var scale: Int
+    var settings: HeatmapSettings
+    var gradientText: String
+    var area: TileArea?
+    var jobs: Int
+    var name: String
+    var attribution: String
+    var quiet: Bool
+    var mode: OutputMode
+    var options: PointReadOptions
+    var recorded: [String: String]
+
+    init(_ arguments: [String]) throws(CommandError) {
+        let list = try ArgumentList(
+            arguments,
+            valued: DataArguments.valued.union([
+                "zoom", "output", "radius", "opacity", "gradient", "max-intensity", "scale", "bounds", "jobs", "name",
+                "attribution",
+            ]), flags: DataArguments.flags.union(["quiet", "force", "resume"]))
+        guard list.positionals.count == 1 else {
+            throw .usage("render needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
+        }
+        dataPath = list.positionals[0]
+        guard let output = list.text("output"), !output.isEmpty else {
+            throw .usage("render needs --output heat.mbtiles, heat.pmtiles or a folder")
+        }
+        self.output = output
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isFolder), isFolder.boolValue {
+            kind = .folder
+        } else if let kind = TileArchive.kind(of: output) {
+            self.kind = kind
+        } else {
+            throw .usage("--output \(output): the name must end in .mbtiles or .pmtiles, or be a folder (DIR/)")
+        }
+        guard let zoomText = list.text("zoom") else { throw .usage("render needs --zoom A-B, such as --zoom 0-12") }
+        zooms = try Self.zoomRange(zoomText)
+        scale = try list.integer("scale") ?? 1
+        guard (1...3).contains(scale) else { throw .usage("--scale is 1, 2 or 3, got \(scale)") }
+        settings = HeatmapSettings()
+        settings.radius = try list.integer("radius") ?? settings.radius
+        settings.opacity = try list.number("opacity") ?? settings.opacity
+        settings.maximumIntensity = try list.number("max-intensity")
+        gradientText = list.text("gradient") ?? "default"
+        do {
+            settings.gradient = try GradientPresets.parse(gradientText)
+            try settings.validate()
+        } catch {
+            throw .usage("\(error)")
+        }
+        if let text = list.text("bounds") { area = TileArea(try Self.bounds(text)) }
+        jobs = try list.integer("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
+        guard (1...1024).contains(jobs) else { throw .usage("--jobs is 1...1024, got \(jobs)") }
+        name = list.text("name") ?? ServeCommand.layerName(dataPath)
+        attribution = list.text("attribution") ?? ""
+        quiet = list.flag("quiet")
+        if list.flag("force") && list.flag("resume") { throw .usage("--force and --resume exclude each other") }
+        mode = list.flag("force") ? .overwrite : list.flag("resume") ? .resume : .create
+        options = try DataArguments.options(list)
+        recorded = [
+            "data": dataPath, "zoom": "\(zooms.lowerBound)-\(zooms.upperBound)", "scale": String(scale),
+            "radius": String(settings.radius), "opacity": String(settings.opacity), "gradient": gradientText,
+            "max-intensity": settings.maximumIntensity.map { String($0) } ?? "auto",
+            "bounds": list.text("bounds") ?? "",
+        ]
+        for key in DataArguments.valued { if let value = list.text(key) { recorded[key] = value } }
+        if list.flag("skip-invalid") { recorded["skip-invalid"] = "yes" }
+    }
+
+    static func zoomRange(_ text: String) throws(CommandError) -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        let numbers = parts.compactMap { Int($0) }
+        guard numbers.count == parts.count, (1...2).contains(numbers.count), let low = numbers.first,
+            let high = numbers.last, (0...22).contains(low), (low...22).contains(high)
+        else {
+            throw .usage("--zoom expects A-B with 0 <= A <= B <= 22 (or one zoom), got \"\(text)\"")
+        }
+        return low...high
+    }
+
+    static func bounds(_ text: String) throws(CommandError) -> PointBounds {
+        let values = text.split(separator: ",", omittingEmptySubsequences: false).compactMap {
+            Double($0.trimmingCharacters(in: .whitespaces))
+        }
+        guard values.count == 4, values.allSatisfy(\.isFinite), (-180...180).contains(values[0]),
+            (-180...180).contains(values[2]), (-90...90).contains(values[1]), (-90...90).contains(values[3]),
+            values[1] < values[3]
+        else {
+            throw .usage(
+                "--bounds expects W,S,E,N in degrees (longitudes -180...180, latitudes -90...90, S < N), got \"\(text)\""
+            )
+        }
+        return PointBounds(south: values[1], west: values[0], north: values[3], east: values[2])
+    }
+
+    func run() throws(CommandError) {
+        if mode == .create, FileManager.default.fileExists(atPath: output),
+            kind != .folder || !((try? FileManager.default.contentsOfDirectory(atPath: output)) ?? []).isEmpty
+        {
+            throw CommandError(
+                "\(output) exists already; --force replaces it"
+                    + (kind == .pmtiles ? "" : ", --resume continues an interrupted render"))
+        }
+        let file = try DataArguments.read(dataPath, options: options)
+        let layer = HeatmapTileLayer(index: file.index, settings: settings, cacheBytes: 0)
+        let walk: PyramidWalk
+        do {
+            walk = try PyramidWalk(
+                index: file.index, zooms: zooms, scale: scale, radius: settings.radius, area: area)
+        } catch {
+            throw CommandError(error.description)
+        }
+        let sink = try makeSink(metadata(file))
+        let progress = RenderProgress()
+        let signals = Self.handleInterrupt(progress)
+        defer { for source in signals { source.cancel() } }
+        let display = RenderProgressDisplay(progress: progress, output: output, quiet: quiet)
+        display.counting()
+        progress.total.store(walk.count { !progress.isStopping }, ordering: .relaxed)
+        display.start()
+        let renderer = PyramidRenderer(layer: layer, walk: walk, scale: scale, jobs: jobs)
+        let summary: RenderSummary
+        do {
+            summary = try renderer.render(into: sink, progress: progress)
+        } catch {
+            display.stop()
+            throw CommandError(error.description)
+        }
+        display.stop()
+        display.summarize(summary)
+        if summary.interrupted { throw CommandError("", status: 130) }
+    }
+
+    /// The first SIGINT (or SIGTERM) asks the render to stop after the tiles under way; a
+    /// second exits at once (MBTiles keeps its last committed transaction even then).
+    static func handleInterrupt(_ progress: RenderProgress) -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            signal(number, SIG_IGN)
+            source.setEventHandler {
+                if progress.isStopping {
+                    FileHandle.standardError.write(Data("\nheatmap: stopped at once\n".utf8))
+                    exit(130)
+                }
+                progress.requestStop()
+            }
+            source.resume()
+            return source
+        }
+    }
+}
