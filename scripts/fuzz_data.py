@@ -5,12 +5,15 @@ Every input is generated from the seed alone (input i from seed and i), so a run
 reproducible whatever --jobs is. A share of the inputs are VALID files of every format (JSON,
 CSV, TSV, GeoJSON, NDJSON), gzipped or not, from a file or standard input, with a known number
 of points; the rest are those files mutated (bytes flipped, set, inserted, deleted, repeated,
-tokens spliced in, cut short, before or after gzip). Each input goes through `heatmap info
---json` and `heatmap tile`, and the run counts:
+tokens spliced in, cut short, before or after gzip), and a share of the gzipped ones are valid
+files with bytes appended after the gzip data that are neither another member nor zero padding
+(a plain file of the same format, random bytes, a lone 1f). Each input goes through `heatmap
+info --json` and `heatmap tile`, and the run counts:
 
   crashes   an exit other than 0, 1 or 64 (a signal included)
   hangs     a run that outlives --timeout
-  losses    a valid file whose points are not all read (info's pointsRead), or that fails
+  losses    a valid file whose points are not all read (info's pointsRead), or that fails; or
+            bytes appended after the gzip data read without an error (they were dropped)
   unnamed   an exit 1 whose message does not name the file (`heatmap: PATH...` or <stdin>)
 
 It prints a JSON summary and exits 1 if any count is not zero; the inputs at fault are kept
@@ -81,7 +84,7 @@ def point(rng):
     elif edge < 0.04:
         lng = rng.choice(["180", "-180", "540.5", "-100000", "1e5", "359.999"])
     elif edge < 0.06:
-        weight = rng.choice(["0", "0.0", "1e-30", "3e38", "123456789"])
+        weight = rng.choice(["0", "0.0", "1e-30", "1e33", "123456789"])
     return lat, lng, weight
 
 
@@ -277,6 +280,21 @@ def mutate(rng, data):
 # ---------------------------------------------------------------- one input
 
 
+def trailing_bytes(rng, fmt):
+    """Bytes to append after a complete gzip member that are not another member and not only
+    zeros: a plain file of the same format (two files joined), random bytes, or a lone 1f."""
+    kind = rng.randrange(3)
+    if kind == 0:
+        data = valid_file(rng, fmt)[0]
+    elif kind == 1:
+        data = bytes(rng.randrange(256) for _ in range(rng.choice([1, 2, 7, 100, 5000])))
+    else:
+        data = b"\x1f"
+    if data.startswith(b"\x1f\x8b") or not data.strip(b"\x00"):
+        data = b"x" + data
+    return data
+
+
 def tile_for(rng, lat, lng):
     zoom = rng.randrange(0, 23)
     n = 2 ** zoom
@@ -293,7 +311,13 @@ def make_case(seed, index):
     data, points = valid_file(rng, fmt)
     valid = rng.random() < 0.2
     gzipped = rng.random() < 0.3
-    if not valid and gzipped and rng.random() < 0.5:
+    # Drawn apart, so that the other inputs of a seed stay what they were.
+    extra = random.Random((seed * 1_000_003 + index) ^ 0x7A11)
+    trailing = gzipped and extra.random() < 0.2
+    if trailing:
+        data = compress(extra, data) + trailing_bytes(extra, fmt)  # must be an error, not a silent drop
+        valid = False
+    elif not valid and gzipped and rng.random() < 0.5:
         data = mutate(rng, compress(rng, data))  # the compressed bytes mutated
     else:
         if not valid:
@@ -309,7 +333,7 @@ def make_case(seed, index):
         flags.append("--skip-invalid")
     tile = "0/0/0" if rng.random() < 0.3 else tile_for(rng, rng.uniform(-85, 85), rng.uniform(-180, 180))
     return {"index": index, "format": fmt, "valid": valid, "points": points if valid else None, "gzipped": gzipped,
-            "stdin": stdin, "name": name, "flags": flags, "tile": tile, "data": data}
+            "trailing": trailing, "stdin": stdin, "name": name, "flags": flags, "tile": tile, "data": data}
 
 
 def run(binary, arguments, data, stdin, timeout):
@@ -344,6 +368,8 @@ def check(case, binary, folder, timeout):
         message = err.decode(errors="replace")
         if code == 1 and not message.startswith(f"heatmap: {shown}"):
             problems.append(("unnamed", what, message[:300]))
+        if case["trailing"] and code == 0:
+            problems.append(("losses", what, "bytes after the gzip data were read without an error"))
         if case["valid"]:
             if code != 0:
                 problems.append(("losses", what, f"a valid file failed: {message[:300]}"))
@@ -377,7 +403,7 @@ def main():
     binary = os.path.abspath(args.binary)
     folder = tempfile.mkdtemp(prefix="heatmap-fuzz-")
     counts = {"crashes": 0, "hangs": 0, "losses": 0, "unnamed": 0}
-    inputs = {"valid": 0, "mutated": 0, "gzipped": 0, "stdin": 0, "byFormat": {f: 0 for f in FORMATS}}
+    inputs = {"valid": 0, "mutated": 0, "gzipped": 0, "trailing": 0, "stdin": 0, "byFormat": {f: 0 for f in FORMATS}}
     exits = {}
     findings = []
     lock = threading.Lock()
@@ -389,6 +415,7 @@ def main():
         with lock:
             inputs["valid" if case["valid"] else "mutated"] += 1
             inputs["gzipped"] += case["gzipped"]
+            inputs["trailing"] += case["trailing"]
             inputs["stdin"] += case["stdin"]
             inputs["byFormat"][case["format"]] += 1
             for code in codes:
