@@ -1,0 +1,114 @@
+import Foundation
+import HeatmapKit
+
+/// Loads points into a table through binary `COPY`: plain `lat`, `lng` and `weight` columns
+/// (so that `INSERT INTO t (lat, lng, weight) …` works), the fixed-point `x`, `y` and Morton
+/// `key` of the in-memory index as generated columns, and a B-tree on `key`.
+public enum PostgresImport {
+    /// What to do with a table that exists.
+    public enum Mode: Sendable, Hashable {
+        /// Refuse it (``PostgresError/tableExists(_:)``).
+        case create
+        /// Add the rows to it (it must be a table `import` made).
+        case append
+        /// Drop it and make it afresh, in the same transaction as the load.
+        case replace
+    }
+
+    /// What was loaded.
+    public struct Summary: Sendable, Hashable {
+        /// The rows copied.
+        public var rows: Int
+        /// The time the load took, from connecting to the commit.
+        public var duration: Duration
+
+        /// Rows a second.
+        public var rowsPerSecond: Double {
+            let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+            return seconds > 0 ? Double(rows) / seconds : 0
+        }
+    }
+
+    /// Loads `points` into `table`, in one transaction.
+    ///
+    /// - Throws: ``PostgresError``: the table exists (``Mode/create``), is not one `import`
+    ///   made (``Mode/append``), or the server refused.
+    public static func run(
+        points: [WeightedLatLng], into table: String, connection conninfo: ConnectionString, mode: Mode
+    ) throws(PostgresError) -> Summary {
+        let start = ContinuousClock.now
+        let connection = try PostgresConnection(conninfo)
+        let quoted = PostgresConnection.quoted(identifier: table)
+        try PositionSQL.install(on: connection)
+        try connection.execute("BEGIN")
+        do throws(PostgresError) {
+            let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
+            var fresh = !exists
+            switch (exists, mode) {
+            case (true, .create): throw .tableExists(table)
+            case (true, .replace):
+                try connection.execute("DROP TABLE \(quoted)")
+                fresh = true
+            case (true, .append):
+                let layout = try PostgresSource.layout(of: PostgresTable(name: table), on: connection)
+                guard layout.imported else {
+                    throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
+                }
+            default: break
+            }
+            if fresh { try connection.execute(createStatement(quoted)) }
+            let rows = try copy(points, into: quoted, on: connection)
+            if fresh {
+                let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
+                try connection.execute("CREATE INDEX \(index) ON \(quoted) (key)")
+            }
+            try connection.execute("COMMIT")
+            try connection.execute("ANALYZE \(quoted)")
+            return Summary(rows: rows, duration: ContinuousClock.now - start)
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// The table `import` makes.
+    static func createStatement(_ quoted: String) -> String {
+        """
+        CREATE TABLE \(quoted) (
+            lat float8 NOT NULL CHECK (lat BETWEEN -90 AND 90),
+            lng float8 NOT NULL CHECK (lng > '-Infinity' AND lng < 'Infinity'),
+            weight real NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight < 'Infinity'),
+            x int8 GENERATED ALWAYS AS (heatmap_unit_x(lng)) STORED,
+            y int8 GENERATED ALWAYS AS (heatmap_unit_y(lat)) STORED,
+            key int8 GENERATED ALWAYS AS (heatmap_key(lat, lng)) STORED
+        )
+        """
+    }
+
+    /// Copies the points in chunks of about 1 MiB; returns the rows the server counted.
+    static func copy(_ points: [WeightedLatLng], into quoted: String, on connection: PostgresConnection)
+        throws(PostgresError) -> Int
+    {
+        var next = 0
+        var headerSent = false
+        var trailerSent = false
+        return try connection.copyIn("COPY \(quoted) (lat, lng, weight) FROM STDIN (FORMAT binary)") { chunk in
+            if !headerSent {
+                chunk.append(contentsOf: CopyEncoder.header)
+                headerSent = true
+            }
+            while next < points.count, chunk.count < 1 << 20 {
+                let point = points[next]
+                CopyEncoder.append(
+                    latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
+                    weight: Float(point.intensity), to: &chunk)
+                next += 1
+            }
+            if next == points.count, !trailerSent {
+                chunk.append(contentsOf: CopyEncoder.trailer)
+                trailerSent = true
+            }
+            return !trailerSent
+        }
+    }
+}
