@@ -6,6 +6,7 @@ let usage = """
     usage: heatmap tile DATA Z/X/Y[@2x] [options]   write one tile as PNG
            heatmap info DATA [options]             points, bounds, weights, zooms and M(z) of a data file
            heatmap serve DATA... [options]          serve tiles and a map page over HTTP
+           heatmap import DATA --postgres URL --table T   load points into PostgreSQL
            heatmap help [COMMAND]
 
     Run `heatmap help tile` for the options.
@@ -21,11 +22,14 @@ func run(_ arguments: [String]) throws(CommandError) {
         try InfoCommand(rest).run()
     case "serve":
         try ServeCommand(rest).run()
+    case "import":
+        try ImportCommand(rest).run()
     case "help", "--help", "-h":
         switch rest.first {
         case "tile": print(TileCommand.usage)
         case "info": print(InfoCommand.usage)
         case "serve": print(ServeCommand.usage)
+        case "import": print(ImportCommand.usage)
         default: print(usage)
         }
     default:

@@ -23,22 +23,26 @@ final class ConnectionPool: Sendable {
         self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
     }
 
-    /// Runs `body` with a connection of the pool (opening one if none is idle).
+    /// Runs `body` with a connection of the pool (opening one if none is idle). When an idle
+    /// connection turns out broken (the server restarted, say), the other idle ones are
+    /// dropped too and `body` runs once more on a new connection.
     func with<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
-        let connection: PostgresConnection
         if let reused = idle.withLock({ $0.popLast() }) {
-            connection = reused
-        } else {
-            connection = try open()
+            do throws(PostgresError) {
+                return try run(body, on: reused)
+            } catch {
+                guard case .connectionLost = error else { throw error }
+                closeAll()
+            }
         }
-        do throws(PostgresError) {
-            let value = try body(connection)
-            giveBack(connection)
-            return value
-        } catch {
-            giveBack(connection)
-            throw error
-        }
+        return try run(body, on: try open())
+    }
+
+    private func run<T>(_ body: (PostgresConnection) throws(PostgresError) -> T, on connection: PostgresConnection)
+        throws(PostgresError) -> T
+    {
+        defer { giveBack(connection) }
+        return try body(connection)
     }
 
     /// Drops every idle connection (the next callers open new ones).

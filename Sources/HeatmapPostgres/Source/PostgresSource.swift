@@ -112,8 +112,8 @@ public final class PostgresSource: WeightSource {
         let weight = weightColumn.map { "\(q($0))::float8" } ?? "1::float8"
         if table.latitudeColumn == "lat", table.longitudeColumn == "lng", names.isSuperset(of: ["x", "y", "key"]) {
             return TableLayout(
-                table: quoted, x: "x", y: "y", key: "key", weight: weight, keyIndexed: true, imported: true,
-                filter: table.filter)
+                table: quoted, x: "x", y: "y", key: "key", weight: weight, latitude: "lat", longitude: "lng",
+                keyIndexed: true, imported: true, filter: table.filter)
         }
         try PositionSQL.install(on: connection)
         let lat = "\(q(table.latitudeColumn))::float8"
@@ -125,6 +125,7 @@ public final class PostgresSource: WeightSource {
             """, [quoted])
         return TableLayout(
             table: quoted, x: "heatmap_unit_x(\(lng))", y: "heatmap_unit_y(\(lat))", key: "heatmap_key(\(lat), \(lng))",
-            weight: weight, keyIndexed: (indexes.text(0, 0) ?? "0") != "0", imported: false, filter: table.filter)
+            weight: weight, latitude: lat, longitude: lng, keyIndexed: (indexes.text(0, 0) ?? "0") != "0",
+            imported: false, filter: table.filter)
     }
 }

@@ -37,6 +37,9 @@ struct TableLayout: Sendable, Hashable {
     var y: String
     var key: String
     var weight: String
+    /// SQL for the latitude and longitude in degrees.
+    var latitude: String
+    var longitude: String
     /// Whether the key can be searched by an index (a column `import` made, or an index on
     /// the expression), so that a query names key ranges.
     var keyIndexed: Bool
