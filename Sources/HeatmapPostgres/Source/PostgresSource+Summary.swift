@@ -10,9 +10,11 @@ public struct PostgresTableSummary: Sendable, Hashable, Codable {
     public var unusable: Int
     /// The latitudes' and longitudes' box; `nil` without rows.
     public var bounds: PointBounds?
-    /// Weight statistics; `nil` without rows.
+    /// The smallest weight; `nil` without rows.
     public var minimumWeight: Double?
+    /// The largest weight; `nil` without rows.
     public var maximumWeight: Double?
+    /// The sum of the weights; `nil` without rows.
     public var totalWeight: Double?
 }
 
