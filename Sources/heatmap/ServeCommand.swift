@@ -135,6 +135,7 @@ struct ServeCommand {
 
     func run() throws(CommandError) {
         let stats = ServerStats()
+        var watchers: [PostgresChangeWatcher] = []
         let server: HTTPServer
         let service: TileService
         do {
@@ -145,7 +146,9 @@ struct ServeCommand {
                     try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
             }
             if let postgres {
-                served.append(try Self.tableLayer(postgres, statementTimeout: statementTimeout))
+                let (layer, watcher) = try Self.tableLayer(postgres, statementTimeout: statementTimeout)
+                served.append(layer)
+                watchers.append(watcher)
             }
             service = try TileService(layers: served, options: options, stats: stats)
             server = try HTTPServer(host: host, port: port, limits: limits, responder: service, stats: stats)
@@ -163,7 +166,9 @@ struct ServeCommand {
         let names = (layers.map(\.name) + [postgres?.name].compactMap { $0 }).joined(separator: ", ")
         FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
         let sources = Self.handleSignals(server: server, service: service, options: readOptions)
+        for watcher in watchers { watcher.start() }
         server.waitUntilStopped()
+        for watcher in watchers { watcher.stop() }
         for source in sources { source.cancel() }
         print("heatmap: stopped")
     }
@@ -195,24 +200,5 @@ struct ServeCommand {
             sources.append(source)
         }
         return sources
-    }
-}
-
-extension ServeCommand {
-    /// The layer of `--postgres`: the table's rows and extent for TileJSON, tiles drawn from SQL.
-    static func tableLayer(
-        _ postgres: (connection: ConnectionString, table: PostgresTable, name: String, settings: HeatmapSettings),
-        statementTimeout: Double
-    ) throws -> ServedLayer {
-        let timeout: Duration? = statementTimeout > 0 ? .milliseconds(min(statementTimeout, 86_400) * 1000) : nil
-        let source = try PostgresArguments.source(postgres.connection, postgres.table, statementTimeout: timeout)
-        let summary: PostgresTableSummary
-        do {
-            summary = try source.summary()
-        } catch {
-            throw CommandError(error.description)
-        }
-        let data = LayerData(source: source, count: summary.rows, bounds: summary.bounds)
-        return try ServedLayer(name: postgres.name, settings: postgres.settings, data: data)
     }
 }

@@ -3,7 +3,8 @@ import HeatmapKit
 
 /// Loads points into a table through binary `COPY`: plain `lat`, `lng` and `weight` columns
 /// (so that `INSERT INTO t (lat, lng, weight) …` works), the fixed-point `x`, `y` and Morton
-/// `key` of the in-memory index as generated columns, and a B-tree on `key`.
+/// `key` of the in-memory index as generated columns, a B-tree on `key`, and a trigger that
+/// counts the changes to the rows (see ``PostgresSource/changeCount()``).
 public enum PostgresImport {
     /// What to do with a table that exists.
     public enum Mode: Sendable, Hashable {
@@ -56,7 +57,13 @@ public enum PostgresImport {
                 }
             default: break
             }
-            if fresh { try connection.execute(createStatement(quoted)) }
+            if fresh {
+                try connection.execute(createStatement(quoted))
+                let trigger = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_changes")
+                for statement in ChangeCounter.installStatements(table: quoted, trigger: trigger) {
+                    try connection.execute(statement)
+                }
+            }
             let rows = try copy(points, into: quoted, on: connection)
             if fresh {
                 let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")

@@ -40,7 +40,8 @@ final class TestCluster: Sendable {
     var url: String { "postgresql://postgres:\(Self.password)@127.0.0.1:\(port)/postgres" }
     var conninfo: ConnectionString { ConnectionString(url) }
 
-    private init() throws(TestClusterError) {
+    /// A new cluster of its own, started; `stop()` removes it.
+    init() throws(TestClusterError) {
         let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
         guard
             let bin = versions.sorted().reversed().map({ "/usr/lib/postgresql/\($0)/bin" })
@@ -65,12 +66,22 @@ final class TestCluster: Sendable {
                 "-D", folder + "/data", "-U", "postgres", "--auth-host=scram-sha-256", "--auth-local=trust",
                 "--pwfile=\(passwordFile)", "-E", "UTF8", "--no-sync",
             ])
+        try start()
+    }
+
+    /// Starts the server (again).
+    func start() throws(TestClusterError) {
         try asPostgres(
-            "\(bin)/pg_ctl",
+            "\(binaries)/pg_ctl",
             [
                 "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o",
                 "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
             ])
+    }
+
+    /// Stops the server, keeping its data.
+    func stopServer() throws(TestClusterError) {
+        try asPostgres("\(binaries)/pg_ctl", ["-D", folder + "/data", "-m", "fast", "-w", "stop"])
     }
 
     /// Stops the server at once and removes its folder.
