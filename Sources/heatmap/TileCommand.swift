@@ -100,8 +100,18 @@ struct TileCommand {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-            throw CommandError("cannot write \(output)")
+        // Written in place, not by FileManager.createFile, which renames a temporary file over
+        // the path: as root, `--output /dev/null` replaced the device with a regular file.
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        do {
+            try handle.write(contentsOf: Data(bytes))
+            try handle.close()
+        } catch {
+            throw CommandError("cannot write \(output): \(error.localizedDescription)")
         }
     }
 }
