@@ -22,7 +22,7 @@ let package = Package(
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
         .target(name: "HeatmapServer", dependencies: ["HeatmapKit"]),
         .executableTarget(name: "heatmap", dependencies: ["HeatmapKit", "HeatmapServer", "HeatmapPostgres"]),
-        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit"]),
+        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapPostgres"]),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",

@@ -63,4 +63,5 @@ struct Report: Codable {
     var throughput: [ThroughputMeasurement] = []
     var encoders: [EncoderMeasurement] = []
     var readers: [ReaderMeasurement] = []
+    var postgres: PostgresMeasurement?
 }

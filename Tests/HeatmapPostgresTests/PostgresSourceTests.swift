@@ -107,12 +107,16 @@ import Testing
             try PostgresImport.run(points: few, into: "plain_modes", connection: cluster.conninfo, mode: .append)
         }
         // A user's own INSERT gets the generated columns, and shows in the next tiles.
-        try connection.execute("INSERT INTO modes (lat, lng, weight) VALUES (-37.8, 144.9, 7)")
+        try connection.execute("INSERT INTO modes (lat, lng, weight) VALUES (-37.8, 144.9, 7), (-37.6, 145.2, 2)")
+        // and a row moved gets its position again.
+        try connection.execute("UPDATE modes SET lat = -37.85, lng = 144.95 WHERE weight = 2")
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "modes"))
         try Self.expectSameTiles(
             source,
-            as: few + [WeightedLatLng(coordinate: Coordinate(latitude: -37.8, longitude: 144.9), intensity: 7)],
-            scales: [1])
+            as: few + [
+                WeightedLatLng(coordinate: Coordinate(latitude: -37.8, longitude: 144.9), intensity: 7),
+                WeightedLatLng(coordinate: Coordinate(latitude: -37.85, longitude: 144.95), intensity: 2),
+            ], scales: [1])
     }
 
     @Test("a plain table of the user's: positions in SQL, the index it needs named, then used")

@@ -3,8 +3,9 @@ import HeatmapKit
 
 /// Loads points into a table through binary `COPY`: plain `lat`, `lng` and `weight` columns
 /// (so that `INSERT INTO t (lat, lng, weight) …` works), the fixed-point `x`, `y` and Morton
-/// `key` of the in-memory index as generated columns, a B-tree on `key`, and a trigger that
-/// counts the changes to the rows (see ``PostgresSource/changeCount()``).
+/// `key` of the in-memory index (computed here for the rows copied, and by a trigger from the
+/// SQL functions of ``PositionSQL`` for rows inserted or moved later), a B-tree on `key`, and
+/// a trigger that counts the changes to the rows (see ``PostgresSource/changeCount()``).
 public enum PostgresImport {
     /// What to do with a table that exists.
     public enum Mode: Sendable, Hashable {
@@ -43,6 +44,7 @@ public enum PostgresImport {
         try PositionSQL.install(on: connection)
         try connection.execute("BEGIN")
         do throws(PostgresError) {
+            try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
             let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
             var fresh = !exists
             switch (exists, mode) {
@@ -58,8 +60,9 @@ public enum PostgresImport {
             default: break
             }
             if fresh {
-                try connection.execute(createStatement(quoted))
-                let trigger = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_changes")
+                let base = PostgresTable(name: table).baseName
+                for statement in createStatements(quoted, base: base) { try connection.execute(statement) }
+                let trigger = PostgresConnection.quoted(identifier: base + "_changes")
                 for statement in ChangeCounter.installStatements(table: quoted, trigger: trigger) {
                     try connection.execute(statement)
                 }
@@ -78,18 +81,37 @@ public enum PostgresImport {
         }
     }
 
-    /// The table `import` makes.
-    static func createStatement(_ quoted: String) -> String {
-        """
-        CREATE TABLE \(quoted) (
-            lat float8 NOT NULL CHECK (lat BETWEEN -90 AND 90),
-            lng float8 NOT NULL CHECK (lng > '-Infinity' AND lng < 'Infinity'),
-            weight real NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight < 'Infinity'),
-            x int8 GENERATED ALWAYS AS (heatmap_unit_x(lng)) STORED,
-            y int8 GENERATED ALWAYS AS (heatmap_unit_y(lat)) STORED,
-            key int8 GENERATED ALWAYS AS (heatmap_key(lat, lng)) STORED
-        )
-        """
+    /// The table `import` makes, and the triggers that fill `x`, `y` and `key` for rows
+    /// inserted without them and for rows whose position changes.
+    static func createStatements(_ quoted: String, base: String) -> [String] {
+        let q = PostgresConnection.quoted(identifier:)
+        return [
+            """
+            CREATE TABLE \(quoted) (
+                lat float8 NOT NULL CHECK (lat BETWEEN -90 AND 90),
+                lng float8 NOT NULL CHECK (lng > '-Infinity' AND lng < 'Infinity'),
+                weight real NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight < 'Infinity'),
+                x int8, y int8, key int8
+            )
+            """,
+            """
+            CREATE OR REPLACE FUNCTION heatmap_fill_position() RETURNS trigger LANGUAGE plpgsql AS $heatmap$
+            BEGIN
+                NEW.x := heatmap_unit_x(NEW.lng);
+                NEW.y := heatmap_unit_y(NEW.lat);
+                NEW.key := heatmap_key(NEW.lat, NEW.lng);
+                RETURN NEW;
+            END $heatmap$
+            """,
+            """
+            CREATE TRIGGER \(q(base + "_position")) BEFORE INSERT ON \(quoted) FOR EACH ROW
+            WHEN (NEW.x IS NULL OR NEW.y IS NULL OR NEW.key IS NULL) EXECUTE FUNCTION heatmap_fill_position()
+            """,
+            """
+            CREATE TRIGGER \(q(base + "_moved")) BEFORE UPDATE OF lat, lng, x, y, key ON \(quoted) FOR EACH ROW
+            EXECUTE FUNCTION heatmap_fill_position()
+            """,
+        ]
     }
 
     /// Copies the points in chunks of about 1 MiB; returns the rows the server counted.
@@ -99,16 +121,19 @@ public enum PostgresImport {
         var next = 0
         var headerSent = false
         var trailerSent = false
-        return try connection.copyIn("COPY \(quoted) (lat, lng, weight) FROM STDIN (FORMAT binary)") { chunk in
+        return try connection.copyIn("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)") {
+            chunk in
             if !headerSent {
                 chunk.append(contentsOf: CopyEncoder.header)
                 headerSent = true
             }
             while next < points.count, chunk.count < 1 << 20 {
                 let point = points[next]
+                let x = UInt64(WebMercator.unitX(longitude: point.coordinate.longitude))
+                let y = UInt64(WebMercator.unitY(latitude: point.coordinate.latitude))
                 CopyEncoder.append(
                     latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
-                    weight: Float(point.intensity), to: &chunk)
+                    weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y), to: &chunk)
                 next += 1
             }
             if next == points.count, !trailerSent {

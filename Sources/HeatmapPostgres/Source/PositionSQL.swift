@@ -53,8 +53,20 @@ enum PositionSQL {
     }
 
     /// Creates (or replaces, with the same bodies) the functions, in the first schema of the
-    /// search path.
+    /// search path, in a transaction of its own under ``lock`` (two sessions replacing one
+    /// function at once collide).
     static func install(on connection: PostgresConnection) throws(PostgresError) {
-        for statement in functions { try connection.execute(statement) }
+        try connection.execute("BEGIN")
+        do throws(PostgresError) {
+            try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(lock)"])
+            for statement in functions { try connection.execute(statement) }
+            try connection.execute("COMMIT")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
     }
+
+    /// The advisory lock that schema changes by HeatmapKit take, one session at a time.
+    static let lock: Int64 = 0x4865_6174_6D61_70
 }
