@@ -106,11 +106,18 @@ import Testing
         #expect(throws: PostgresError.self) {
             try PostgresImport.run(points: few, into: "plain_modes", connection: cluster.conninfo, mode: .append)
         }
-        // A user's own INSERT gets the generated columns, and shows in the next tiles.
+        // The summaries hold the rows as imported, and stop being used once the rows change.
+        let fresh = "SELECT \(CellSummaries.freshCondition(parameter: 1, level: 2))"
+        #expect(try connection.execute(fresh, ["public.modes", "24"]).text(0, 0) == "t")
+        #expect(try connection.execute(fresh, ["public.modes", "13"]).text(0, 0) == "f", "no level 13")
+        #expect(try connection.execute("SELECT min(level) FROM modes_cells").text(0, 0) != nil)
+        // A user's own INSERT gets x, y and key from the trigger, and shows in the next tiles.
         try connection.execute("INSERT INTO modes (lat, lng, weight) VALUES (-37.8, 144.9, 7), (-37.6, 145.2, 2)")
         // and a row moved gets its position again.
         try connection.execute("UPDATE modes SET lat = -37.85, lng = 144.95 WHERE weight = 2")
+        #expect(try connection.execute(fresh, ["public.modes", "24"]).text(0, 0) == "f")
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "modes"))
+        #expect(source.layout.summaries != nil)
         try Self.expectSameTiles(
             source,
             as: few + [

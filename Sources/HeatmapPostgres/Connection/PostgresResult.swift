@@ -14,6 +14,9 @@ public final class PostgresResult {
 
     /// The number of rows.
     public var rowCount: Int { Int(PQntuples(handle)) }
+    /// The rows a command changed (`INSERT`, `UPDATE`, `DELETE`, `COPY`), 0 for others.
+    public var affectedRows: Int { Int(String(cString: PQcmdTuples(handle))) ?? 0 }
+
     /// The number of columns.
     public var columnCount: Int { Int(PQnfields(handle)) }
 

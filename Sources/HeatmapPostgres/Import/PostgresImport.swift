@@ -68,12 +68,24 @@ public enum PostgresImport {
                 }
             }
             let rows = try copy(points, into: quoted, on: connection)
+            let name = try connection.execute(
+                """
+                SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+                WHERE c.oid = to_regclass($1)
+                """, [quoted]
+            ).text(0, 0)
+            let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
+            // After the copy, whose change count the summaries record.
+            let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
+            try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
             if fresh {
                 let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
                 try connection.execute("CREATE INDEX \(index) ON \(quoted) (key)")
             }
             try connection.execute("COMMIT")
             try connection.execute("ANALYZE \(quoted)")
+            try connection.execute(
+                "ANALYZE \(PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table)))")
             return Summary(rows: rows, duration: ContinuousClock.now - start)
         } catch {
             _ = try? connection.execute("ROLLBACK")

@@ -65,12 +65,49 @@ public final class PostgresSource: WeightSource {
 
     /// The statement and its parameters for a query's pixel weights.
     func statement(for query: WeightQuery) -> (String, [String?]) {
+        guard let cells = layout.summaries, layout.filter == nil, let level = query.space.pixelLevel,
+            CellSummaries.levels.contains(level)
+        else { return rowStatement(for: query) }
+        // The summaries while they hold the current rows, else the rows: one statement, one snapshot.
+        let fresh = "(\(CellSummaries.freshCondition(parameter: 7, level: 8)))"
+        let rows = rowStatement(
+            for: query, firstParameters: [layout.qualifiedName, "\(level)"], condition: "NOT \(fresh)")
+        var parameters = rows.1
+        parameters += [
+            "\(query.columns.lowerBound)", "\(query.columns.upperBound)", "\(query.rows.lowerBound)",
+            "\(query.rows.upperBound)",
+        ]
+        let n = parameters.count
+        var conditions = [
+            fresh, "level = $8::int2", "x >= $\(n - 3)::int8", "x < $\(n - 2)::int8", "y >= $\(n - 1)::int8",
+            "y < $\(n)::int8",
+        ]
+        var ranges: [String] = []
+        for range in KeyRanges.covering(
+            columns: UInt64(query.columns.lowerBound)..<UInt64(query.columns.upperBound),
+            rows: UInt64(query.rows.lowerBound)..<UInt64(query.rows.upperBound))
+        {
+            parameters += ["\(range.lowerBound)", "\(range.upperBound)"]
+            ranges.append("key BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
+        }
+        conditions.append("(" + ranges.joined(separator: " OR ") + ")")
+        let sql =
+            "SELECT x, y, weight FROM \(cells) WHERE \(conditions.joined(separator: " AND ")) UNION ALL \(rows.0)"
+        return (sql, parameters)
+    }
+
+    /// The statement over the rows for a query's pixel weights; `firstParameters` come after
+    /// the six of the rectangle, and `condition` is one more on the rows.
+    func rowStatement(for query: WeightQuery, firstParameters: [String?] = [], condition: String? = nil)
+        -> (String, [String?])
+    {
         let units = (query.unitColumns, query.unitRows)
         let shift = 24 - query.space.zoom
-        var parameters: [String?] = [
-            "\(query.space.scale)", "\(shift)", "\(units.0.lowerBound)", "\(units.0.upperBound)",
-            "\(units.1.lowerBound)", "\(units.1.upperBound)",
-        ]
+        var parameters: [String?] =
+            [
+                "\(query.space.scale)", "\(shift)", "\(units.0.lowerBound)", "\(units.0.upperBound)",
+                "\(units.1.lowerBound)", "\(units.1.upperBound)",
+            ] + firstParameters
         var conditions = [
             "\(layout.x) >= $3::int8", "\(layout.x) < $4::int8", "\(layout.y) >= $5::int8",
             "\(layout.y) < $6::int8", "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
@@ -85,6 +122,7 @@ public final class PostgresSource: WeightSource {
             conditions.append("(" + ranges.joined(separator: " OR ") + ")")
         }
         if let filter = layout.filter { conditions.append("(\(filter))") }
+        if let condition { conditions.append(condition) }
         let sql = """
             SELECT (\(layout.x) * $1::int8) >> $2::int4, (\(layout.y) * $1::int8) >> $2::int4, \
             sum(\(layout.weight)) FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) GROUP BY 1, 2
@@ -111,9 +149,20 @@ public final class PostgresSource: WeightSource {
         let weightColumn = table.weightColumn ?? (names.contains("weight") ? "weight" : nil)
         let weight = weightColumn.map { "\(q($0))::float8" } ?? "1::float8"
         if table.latitudeColumn == "lat", table.longitudeColumn == "lng", names.isSuperset(of: ["x", "y", "key"]) {
-            return TableLayout(
+            let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table.name))
+            let found = try connection.execute(
+                """
+                SELECT n.nspname || '.' || c.relname, to_regclass($2) IS NOT NULL \
+                AND to_regclass('heatmap_summaries') IS NOT NULL AND to_regclass('heatmap_versions') IS NOT NULL \
+                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)
+                """, [quoted, cells])
+            var layout = TableLayout(
                 table: quoted, x: "x", y: "y", key: "key", weight: weight, latitude: "lat", longitude: "lng",
                 keyIndexed: true, imported: true, filter: table.filter)
+            layout.qualifiedName = found.text(0, 0) ?? table.name
+            // Summaries hold the weight column: only for it.
+            if found.text(0, 1) == "t", weightColumn == "weight" { layout.summaries = cells }
+            return layout
         }
         try PositionSQL.install(on: connection)
         let lat = "\(q(table.latitudeColumn))::float8"

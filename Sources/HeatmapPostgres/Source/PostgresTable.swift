@@ -47,6 +47,10 @@ struct TableLayout: Sendable, Hashable {
     var imported: Bool
     /// The user's condition, or `nil`.
     var filter: String?
+    /// The quoted table of cell summaries (see ``CellSummaries``), or `nil`.
+    var summaries: String?
+    /// The table's `schema.name`, as the change count knows it.
+    var qualifiedName: String = ""
 
     /// The statement that would make tiles of a plain table fast.
     var suggestedIndex: String { "CREATE INDEX ON \(table) (\(key));" }
