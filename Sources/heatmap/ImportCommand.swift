@@ -48,7 +48,11 @@ struct ImportCommand {
     func run() throws(CommandError) {
         let points: [WeightedLatLng]
         do {
-            points = try JSONPointReader.read(contentsOf: dataPath, options: options)
+            let read = try PointFileReader.readPoints(path: dataPath, options: options)
+            points = read.points
+            if let summary = read.report.skipSummary {
+                FileHandle.standardError.write(Data("heatmap: \(summary)\n".utf8))
+            }
         } catch {
             throw CommandError(error.description)
         }
