@@ -32,7 +32,7 @@ let package = Package(
         .testTarget(
             name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit"], resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "HeatmapPostgresTests", dependencies: ["HeatmapPostgres", "HeatmapKit"],
+            name: "HeatmapPostgresTests", dependencies: ["HeatmapPostgres", "HeatmapKit", "HeatmapServer"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

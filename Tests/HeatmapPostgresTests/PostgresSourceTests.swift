@@ -154,7 +154,7 @@ import Testing
         #expect(!slow.isImported)
         let statement = try #require(slow.suggestedIndex)
         #expect(statement.contains("heatmap_key"))
-        try Self.expectSameTiles(slow, as: Self.points, scales: [1, 3])
+        try Self.expectSameTiles(slow, as: Self.points, scales: [3])
         try connection.execute(statement)
         let fast = try PostgresSource(connection: cluster.conninfo, table: table)
         #expect(fast.suggestedIndex == nil)
