@@ -58,7 +58,17 @@ struct ImportCommand {
         }
         let summary: PostgresImport.Summary
         do {
-            summary = try PostgresImport.run(points: points, into: table, connection: connection, mode: mode)
+            // Progress on a terminal only, a line rewritten about once a second.
+            let terminal = isatty(STDERR_FILENO) != 0
+            var shown = ContinuousClock.now
+            summary = try PostgresImport.run(points: points, into: table, connection: connection, mode: mode) {
+                sent, total in
+                guard terminal, ContinuousClock.now - shown >= .seconds(1) || sent == total else { return }
+                shown = ContinuousClock.now
+                let percent = total > 0 ? sent * 100 / total : 100
+                FileHandle.standardError.write(
+                    Data("\rheatmap: copying \(sent) of \(total) rows (\(percent)%)\(sent == total ? "\n" : "")".utf8))
+            }
         } catch {
             throw CommandError(error.description)
         }

@@ -31,20 +31,25 @@ public enum PostgresImport {
         }
     }
 
-    /// Loads `points` into `table`, in one transaction.
+    /// Loads `points` into `table`, in one transaction; `progress` hears the rows sent so far
+    /// and the total after each chunk of about 1 MiB.
     ///
     /// - Throws: ``PostgresError``: the table exists (``Mode/create``), is not one `import`
     ///   made (``Mode/append``), or the server refused.
     public static func run(
-        points: [WeightedLatLng], into table: String, connection conninfo: ConnectionString, mode: Mode
+        points: [WeightedLatLng], into table: String, connection conninfo: ConnectionString, mode: Mode,
+        progress: ((_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws(PostgresError) -> Summary {
         let start = ContinuousClock.now
         let connection = try PostgresConnection(conninfo)
         let quoted = PostgresConnection.quoted(identifier: table)
-        try PositionSQL.install(on: connection)
+        // What tables share, in a short transaction of its own: concurrent imports of other
+        // tables then never wait for each other.
+        try PositionSQL.install(
+            on: connection,
+            extra: ChangeCounter.sharedStatements + [fillPositionFunction, CellSummaries.sharedStatement])
         try connection.execute("BEGIN")
         do throws(PostgresError) {
-            try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
             let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
             var fresh = !exists
             switch (exists, mode) {
@@ -63,11 +68,9 @@ public enum PostgresImport {
                 let base = PostgresTable(name: table).baseName
                 for statement in createStatements(quoted, base: base) { try connection.execute(statement) }
                 let trigger = PostgresConnection.quoted(identifier: base + "_changes")
-                for statement in ChangeCounter.installStatements(table: quoted, trigger: trigger) {
-                    try connection.execute(statement)
-                }
+                try connection.execute(ChangeCounter.triggerStatement(table: quoted, trigger: trigger))
             }
-            let rows = try copy(points, into: quoted, on: connection)
+            let rows = try copy(points, into: quoted, on: connection, progress: progress)
             let name = try connection.execute(
                 """
                 SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
@@ -107,15 +110,6 @@ public enum PostgresImport {
             )
             """,
             """
-            CREATE OR REPLACE FUNCTION heatmap_fill_position() RETURNS trigger LANGUAGE plpgsql AS $heatmap$
-            BEGIN
-                NEW.x := heatmap_unit_x(NEW.lng);
-                NEW.y := heatmap_unit_y(NEW.lat);
-                NEW.key := heatmap_key(NEW.lat, NEW.lng);
-                RETURN NEW;
-            END $heatmap$
-            """,
-            """
             CREATE TRIGGER \(q(base + "_position")) BEFORE INSERT ON \(quoted) FOR EACH ROW
             WHEN (NEW.x IS NULL OR NEW.y IS NULL OR NEW.key IS NULL) EXECUTE FUNCTION heatmap_fill_position()
             """,
@@ -126,10 +120,23 @@ public enum PostgresImport {
         ]
     }
 
+    /// The trigger function that fills `x`, `y` and `key` from the SQL functions.
+    static let fillPositionFunction =
+        """
+        CREATE OR REPLACE FUNCTION heatmap_fill_position() RETURNS trigger LANGUAGE plpgsql AS $heatmap$
+        BEGIN
+            NEW.x := heatmap_unit_x(NEW.lng);
+            NEW.y := heatmap_unit_y(NEW.lat);
+            NEW.key := heatmap_key(NEW.lat, NEW.lng);
+            RETURN NEW;
+        END $heatmap$
+        """
+
     /// Copies the points in chunks of about 1 MiB; returns the rows the server counted.
-    static func copy(_ points: [WeightedLatLng], into quoted: String, on connection: PostgresConnection)
-        throws(PostgresError) -> Int
-    {
+    static func copy(
+        _ points: [WeightedLatLng], into quoted: String, on connection: PostgresConnection,
+        progress: ((Int, Int) -> Void)? = nil
+    ) throws(PostgresError) -> Int {
         var next = 0
         var headerSent = false
         var trailerSent = false
@@ -148,6 +155,7 @@ public enum PostgresImport {
                     weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y), to: &chunk)
                 next += 1
             }
+            progress?(next, points.count)
             if next == points.count, !trailerSent {
                 chunk.append(contentsOf: CopyEncoder.trailer)
                 trailerSent = true

@@ -25,9 +25,6 @@ enum CellSummaries {
         throws(PostgresError)
     {
         try connection.execute(
-            "CREATE TABLE IF NOT EXISTS heatmap_summaries (table_name text PRIMARY KEY, version bigint NOT NULL, "
-                + "finest int2 NOT NULL)")
-        try connection.execute(
             "CREATE TABLE IF NOT EXISTS \(cells) (level int2 NOT NULL, key int8 NOT NULL, x int8 NOT NULL, "
                 + "y int8 NOT NULL, weight float8 NOT NULL, PRIMARY KEY (level, key))")
         try connection.execute("TRUNCATE \(cells)")
@@ -51,6 +48,11 @@ enum CellSummaries {
             DO UPDATE SET version = excluded.version, finest = excluded.finest
             """, [name, "\(finest)"])
     }
+
+    /// The table that records which summaries hold which change count, shared by every table.
+    static let sharedStatement =
+        "CREATE TABLE IF NOT EXISTS heatmap_summaries (table_name text PRIMARY KEY, version bigint NOT NULL, "
+        + "finest int2 NOT NULL)"
 
     /// SQL for `value`, a key as stored, shifted right by `bits` as an unsigned number.
     static func shifted(_ value: String, by bits: Int) -> String {

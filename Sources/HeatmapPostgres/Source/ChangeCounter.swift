@@ -2,25 +2,27 @@
 /// table's row of `heatmap_versions` in the writer's own transaction, so the new count is seen
 /// exactly when the rows it counts are (a sequence would be seen before the commit).
 enum ChangeCounter {
-    /// The table, the function and the trigger's statements for the table `quoted`.
-    static func installStatements(table quoted: String, trigger: String) -> [String] {
-        [
-            """
-            CREATE TABLE IF NOT EXISTS heatmap_versions (table_name text PRIMARY KEY, version bigint NOT NULL)
-            """,
-            """
-            CREATE OR REPLACE FUNCTION heatmap_count_change() RETURNS trigger LANGUAGE plpgsql AS $heatmap$
-            BEGIN
-                INSERT INTO heatmap_versions AS v VALUES (TG_TABLE_SCHEMA || '.' || TG_TABLE_NAME, 1)
-                ON CONFLICT (table_name) DO UPDATE SET version = v.version + 1;
-                RETURN NULL;
-            END $heatmap$
-            """,
-            """
-            CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(quoted)
-            FOR EACH STATEMENT EXECUTE FUNCTION heatmap_count_change()
-            """,
-        ]
+    /// The counts' table and the trigger function, shared by every table.
+    static let sharedStatements = [
+        """
+        CREATE TABLE IF NOT EXISTS heatmap_versions (table_name text PRIMARY KEY, version bigint NOT NULL)
+        """,
+        """
+        CREATE OR REPLACE FUNCTION heatmap_count_change() RETURNS trigger LANGUAGE plpgsql AS $heatmap$
+        BEGIN
+            INSERT INTO heatmap_versions AS v VALUES (TG_TABLE_SCHEMA || '.' || TG_TABLE_NAME, 1)
+            ON CONFLICT (table_name) DO UPDATE SET version = v.version + 1;
+            RETURN NULL;
+        END $heatmap$
+        """,
+    ]
+
+    /// The trigger that counts the changes of the table `quoted`.
+    static func triggerStatement(table quoted: String, trigger: String) -> String {
+        """
+        CREATE TRIGGER \(trigger) AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON \(quoted)
+        FOR EACH STATEMENT EXECUTE FUNCTION heatmap_count_change()
+        """
     }
 }
 

@@ -55,11 +55,12 @@ enum PositionSQL {
     /// Creates (or replaces, with the same bodies) the functions, in the first schema of the
     /// search path, in a transaction of its own under ``lock`` (two sessions replacing one
     /// function at once collide).
-    static func install(on connection: PostgresConnection) throws(PostgresError) {
+    /// `extra` statements run there too (the objects `import` shares between tables).
+    static func install(on connection: PostgresConnection, extra: [String] = []) throws(PostgresError) {
         try connection.execute("BEGIN")
         do throws(PostgresError) {
             try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(lock)"])
-            for statement in functions { try connection.execute(statement) }
+            for statement in functions + extra { try connection.execute(statement) }
             try connection.execute("COMMIT")
         } catch {
             _ = try? connection.execute("ROLLBACK")
