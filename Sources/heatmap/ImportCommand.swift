@@ -10,8 +10,8 @@ struct ImportCommand {
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --postgres URL     a postgresql:// URL or key=value string ("" for libpq's PG* variables)
-          --table T          the table to make: lat, lng and weight columns, the generated x, y and
-                             key columns fast tiles need, and a B-tree on key
+          --table T          the table to make: lat, lng and weight columns, the x, y and
+                             key columns fast tiles need (kept by triggers), a B-tree on key, summaries
           --append           add the rows to a table import made before
           --replace          drop the table and make it afresh (in one transaction with the load)
         \(DataArguments.help)
