@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "HeatmapKit", targets: ["HeatmapKit"]),
         .library(name: "HeatmapTiles", targets: ["HeatmapTiles"]),
+        .library(name: "HeatmapPostgres", targets: ["HeatmapPostgres"]),
         .executable(name: "heatmap", targets: ["heatmap"]),
         .executable(name: "heatmap-bench", targets: ["heatmap-bench"]),
     ],
@@ -15,15 +16,18 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
         .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
+        .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
         .target(name: "HeatmapServer", dependencies: ["HeatmapKit", "HeatmapTiles"]),
-        .executableTarget(name: "heatmap", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer"]),
-        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles"]),
+        .executableTarget(
+            name: "heatmap", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres"]),
+        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
@@ -35,6 +39,9 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles"],
+            resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "HeatmapPostgresTests", dependencies: ["HeatmapPostgres", "HeatmapKit", "HeatmapServer"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,6 +18,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case tileOutOfRange(x: Int, y: Int, zoom: Int)
     /// A tile could not be encoded; the text says why.
     case encodingFailed(String)
+    /// The weights could not be read from their source (a database, say); the text says why.
+    case sourceFailed(String)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -41,6 +43,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "tile \(zoom)/\(x)/\(y) is outside the grid of zoom \(zoom) (x and y in 0...\(last))"
         case .encodingFailed(let reason):
             return "could not encode the tile: \(reason)"
+        case .sourceFailed(let reason):
+            return "could not read the weights: \(reason)"
         }
     }
 }

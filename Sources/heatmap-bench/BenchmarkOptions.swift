@@ -8,12 +8,17 @@ struct BenchmarkOptions {
     var throughputZoom = 7
     var jsonPath: String?
     var exportPath: String?
+    /// A PostgreSQL database for the `postgres` section (which is skipped without one).
+    var postgresURL: String?
+    /// Zooms of the `postgres` section's M(z) from the database.
+    var postgresNormalizationZooms = [3, 6]
     /// The parts of the report to measure; all of them by default.
     var sections: Set<String> = BenchmarkOptions.allSections
 
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
+        "postgres",
     ]
 
     init() {}
@@ -41,6 +46,8 @@ struct BenchmarkOptions {
             case "--seed": seed = UInt64(max(0, try list(try value())[0]))
             case "--json": jsonPath = try value()
             case "--export": exportPath = try value()
+            case "--postgres": postgresURL = try value()
+            case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--only":
                 let names = Set(try value().split(separator: ",").map(String.init))
                 guard names.isSubset(of: Self.allSections) else {

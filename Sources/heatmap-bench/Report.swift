@@ -65,4 +65,5 @@ struct Report: Codable {
     var readers: [ReaderMeasurement] = []
     var readerShapes: [ReaderShapeMeasurement] = []
     var render: [RenderMeasurement] = []
+    var postgres: PostgresMeasurement?
 }

@@ -6,14 +6,17 @@ import HeatmapKit
 
 let usage = """
     usage: heatmap-bench [--points N] [--sizes N,N,...] [--zooms Z,Z,...] [--repetitions N] [--seed N]
-                         [--quick] [--only SECTIONS] [--json FILE] [--export DIR] [--help]
+                         [--quick] [--only SECTIONS] [--json FILE] [--export DIR] [--postgres URL] [--help]
       --points N        the data size for tiles, the reference, M(z) and throughput (default 1000000)
       --sizes           sizes for index building and scaling (default 100000,1000000,10000000)
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
-                        stacked, normalization, throughput, encoders, render (the index is always built)
+                        stacked, normalization, throughput, encoders, render, postgres (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
+      --postgres URL    for the postgres section: import the --points data into table heatmap_bench
+                        there, and draw the tiles from it and from memory (skipped without a URL)
+      --postgres-zooms  zooms of M(z) from the database (default 3,6)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
     """
@@ -224,6 +227,35 @@ if options.sections.contains("encoders") {
 for size in sizes where size >= 1_000_000 && options.sections.contains("render") {
     guard let index = indexes[size], let data = dataSets[size] ?? dataSets[options.points] else { continue }
     report.render += try RenderBenchmark.run(index: index, data: data, log: log)
+}
+
+// The PostgreSQL source against memory, with a database to use.
+if options.sections.contains("postgres") {
+    if let url = options.postgresURL {
+        let p = try PostgresBenchmark.run(
+            url: url, bench: bench, tiles: chosen, normalizationZooms: options.postgresNormalizationZooms,
+            repetitions: options.repetitions)
+        report.postgres = p
+        log(
+            String(
+                format: "postgres import %d rows: %.2f s, %.0f rows/s", p.rows, p.importSeconds, p.importRowsPerSecond))
+        for t in p.tiles {
+            log(
+                String(
+                    format: "postgres tile %@ %@ %8.2f ms from SQL, %6.2f ms in memory (%.0fx), same: %@",
+                    t.tile.padding(toLength: 16, withPad: " ", startingAt: 0),
+                    t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), t.databaseMilliseconds,
+                    t.memoryMilliseconds, t.ratio, t.sameIntensities ? "yes" : "NO"))
+        }
+        for n in p.normalization {
+            log(
+                String(
+                    format: "postgres M(%d): %.0f ms from SQL (M = %.6g), %.1f ms in memory (M = %.6g)", n.zoom,
+                    n.databaseMilliseconds, n.databaseValue, n.memoryMilliseconds, n.memoryValue))
+        }
+    } else {
+        log("postgres: skipped (no --postgres URL)")
+    }
 }
 
 let encoder = JSONEncoder()

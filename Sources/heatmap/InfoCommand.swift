@@ -1,17 +1,20 @@
 import Foundation
 import HeatmapKit
+import HeatmapPostgres
 
 /// `heatmap info DATA [options]`: what a points file holds, and M(z) for chosen zooms.
 struct InfoCommand {
     static let usage = """
         usage: heatmap info DATA [--zoom Z,Z,...] [--radius N] [--scale S] [--json]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+               heatmap info --postgres URL --table T [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --zoom Z,Z,...     zoom levels to print the normalisation value M(z) for
           --radius N         kernel radius in points for M(z) and the suggested zooms, 10...50 (default 20)
           --scale S          1, 2 or 3 for M(z) (default 1)
           --json             print the report as JSON
         \(DataArguments.help)
+        \(PostgresArguments.help)
         Prints the points read and skipped, the bounds, weight statistics and the suggested zooms.
         """
 
@@ -21,15 +24,18 @@ struct InfoCommand {
     var radius: Int
     var scale: Int
     var json: Bool
+    var postgres: (ConnectionString, PostgresTable)?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
-            arguments, valued: DataArguments.valued.union(["zoom", "radius", "scale"]),
+            arguments, valued: DataArguments.valued.union(PostgresArguments.valued).union(["zoom", "radius", "scale"]),
             flags: DataArguments.flags.union(["json"]))
-        guard list.positionals.count == 1 else {
-            throw .usage("info needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
+        postgres = try PostgresArguments.table(list)
+        guard list.positionals.count == (postgres == nil ? 1 : 0) else {
+            let what = postgres == nil ? "DATA" : "no DATA with --postgres"
+            throw .usage("info needs \(what), got \(list.positionals.count) arguments\n\(Self.usage)")
         }
-        dataPath = list.positionals[0]
+        dataPath = list.positionals.first ?? ""
         options = try DataArguments.options(list)
         radius = try list.integer("radius") ?? 20
         guard HeatmapSettings.radiusRange.contains(radius) else {
@@ -70,6 +76,7 @@ struct InfoCommand {
     }
 
     func run() throws(CommandError) {
+        if let (connection, table) = postgres { return try runPostgres(connection, table) }
         let file = try DataArguments.read(dataPath, options: options)
         let report = file.report
         let layer = HeatmapTileLayer(index: file.index, settings: HeatmapSettings(radius: radius))

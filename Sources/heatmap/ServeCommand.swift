@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeatmapKit
+import HeatmapPostgres
 import HeatmapServer
 import HeatmapTiles
 import Synchronization
@@ -13,6 +14,7 @@ struct ServeCommand {
                              [--config FILE.json] [--cache-mb N] [--cache-control TEXT]
                              [--attribution TEXT] [--no-cors] [--max-connections N] [--base-map URL]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+                             [--postgres URL --table T [--where SQL] [--layer-name N] [--statement-timeout S]]
           DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), or tiles heatmap render
                              wrote (heat.mbtiles, heat.pmtiles, a folder); the layer is named after
                              the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
@@ -27,6 +29,9 @@ struct ServeCommand {
           --cache-control T  Cache-Control of tiles (default "public, max-age=300")
           --base-map URL     the map page's base layer, {z}/{x}/{y} (default OpenStreetMap; "" for none)
         \(DataArguments.help)
+        \(PostgresArguments.help)
+          --layer-name N     the table's layer name (default: the table's name)
+          --statement-timeout S   cancel a query slower than S seconds, answering 503 (default 30; 0 for none)
         Routes: / (map), /catalog, /{layer}.json (TileJSON), /{layer}/{z}/{x}/{y}[@2x].png,
         /health, /metrics. Tiles take ?radius=&opacity=&gradient=&max= overrides.
         SIGHUP reloads the data; SIGINT or SIGTERM stops after the requests under way.
@@ -41,6 +46,8 @@ struct ServeCommand {
     var options = ServerOptions()
     var limits = HTTPLimits()
     var readOptions = PointReadOptions()
+    var postgres: (connection: ConnectionString, table: PostgresTable, name: String, settings: HeatmapSettings)?
+    var statementTimeout: Double = 30
 
     init(_ arguments: [String]) throws(CommandError) {
         if arguments.contains("--help") || arguments.contains("-h") { throw .usage(Self.usage) }
@@ -62,7 +69,7 @@ struct ServeCommand {
         }
         let list = try ArgumentList(
             rest,
-            valued: DataArguments.valued.union([
+            valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map",
             ]), flags: DataArguments.flags.union(["no-cors"]))
@@ -98,6 +105,11 @@ struct ServeCommand {
             if let gradient = list.text("gradient") { base.gradient = try GradientPresets.parse(gradient) }
             if let maximum = try list.number("max-intensity") { base.maximumIntensity = maximum }
             for file in list.positionals { layers.append((Self.layerName(file), file, base)) }
+            if let (connection, table) = try PostgresArguments.table(list) {
+                postgres = (connection, table, list.text("layer-name") ?? table.baseName, base)
+            }
+            statementTimeout = try list.number("statement-timeout") ?? statementTimeout
+            guard statementTimeout >= 0 else { throw CommandError.usage("--statement-timeout must be ≥ 0 seconds") }
             for pair in named {
                 guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                     throw CommandError.usage("--layer expects NAME=FILE, got \"\(pair)\"")
@@ -113,7 +125,9 @@ struct ServeCommand {
         } catch {
             throw .usage("\(error)")
         }
-        guard !layers.isEmpty else { throw .usage("serve needs at least one DATA file\n\(Self.usage)") }
+        guard !layers.isEmpty || postgres != nil else {
+            throw .usage("serve needs at least one DATA file\n\(Self.usage)")
+        }
     }
 
     /// A file's name without folder and extension: `data/police.json` (or `.json.gz`) is `police`.
@@ -150,6 +164,7 @@ struct ServeCommand {
 
     func run() throws(CommandError) {
         let stats = ServerStats()
+        var watchers: [PostgresChangeWatcher] = []
         let server: HTTPServer
         let service: TileService
         do {
@@ -164,21 +179,30 @@ struct ServeCommand {
                 served.append(
                     try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
             }
+            if let postgres {
+                let (layer, watcher) = try Self.tableLayer(postgres, statementTimeout: statementTimeout)
+                served.append(layer)
+                watchers.append(watcher)
+            }
             service = try TileService(layers: served, stored: stored, options: options, stats: stats)
             server = try HTTPServer(host: host, port: port, limits: limits, responder: service, stats: stats)
         } catch let error as LayerLoadError {
             throw CommandError(error.description)
         } catch let error as SocketError {
             throw CommandError(error.description)
+        } catch let error as CommandError {
+            throw error
         } catch {
             throw CommandError("\(error)")
         }
         server.start()
         let address = host.contains(":") ? "[\(host)]" : host
-        let names = layers.map(\.name).joined(separator: ", ")
+        let names = (layers.map(\.name) + [postgres?.name].compactMap { $0 }).joined(separator: ", ")
         FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
         let sources = Self.handleSignals(server: server, service: service, options: readOptions)
+        for watcher in watchers { watcher.start() }
         server.waitUntilStopped()
+        for watcher in watchers { watcher.stop() }
         for source in sources { source.cancel() }
         print("heatmap: stopped")
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapPostgres
 
 /// `heatmap tile DATA z/x/y[@2x] [options]`: one tile as PNG, or its raw intensities.
 struct TileCommand {
@@ -7,6 +8,7 @@ struct TileCommand {
         usage: heatmap tile DATA Z/X/Y[@2x|@3x] [--radius N] [--opacity F] [--max-intensity M]
                             [--format png|intensity] [--output FILE]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+               heatmap tile --postgres URL --table T Z/X/Y[@2x|@3x] [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           Z/X/Y              the tile in the XYZ scheme (0/0/0 is the whole world); @2x for 512 px
           --radius N         kernel radius in points, 10...50 (default 20)
@@ -16,6 +18,7 @@ struct TileCommand {
                              north row first, before normalisation
           --output FILE      where to write (default: standard output)
         \(DataArguments.help)
+        \(PostgresArguments.help)
         An empty tile prints "no tile" on standard error and writes nothing.
         """
 
@@ -25,16 +28,22 @@ struct TileCommand {
     var format: String
     var output: String?
     var options: PointReadOptions
+    var postgres: (ConnectionString, PostgresTable)?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
-            arguments, valued: DataArguments.valued.union(["radius", "opacity", "max-intensity", "format", "output"]),
-            flags: DataArguments.flags)
-        guard list.positionals.count == 2 else {
-            throw .usage("tile needs DATA and Z/X/Y, got \(list.positionals.count) arguments\n\(Self.usage)")
+            arguments,
+            valued: DataArguments.valued.union(PostgresArguments.valued).union([
+                "radius", "opacity", "max-intensity", "format", "output",
+            ]), flags: DataArguments.flags)
+        postgres = try PostgresArguments.table(list)
+        let wanted = postgres == nil ? 2 : 1
+        guard list.positionals.count == wanted else {
+            let what = postgres == nil ? "DATA and Z/X/Y" : "Z/X/Y (with --postgres, no DATA)"
+            throw .usage("tile needs \(what), got \(list.positionals.count) arguments\n\(Self.usage)")
         }
-        dataPath = list.positionals[0]
-        tile = try TileAddress(parsing: list.positionals[1])
+        dataPath = wanted == 2 ? list.positionals[0] : ""
+        tile = try TileAddress(parsing: list.positionals[wanted - 1])
         settings = HeatmapSettings()
         settings.radius = try list.integer("radius") ?? settings.radius
         settings.opacity = try list.number("opacity") ?? settings.opacity
@@ -53,8 +62,13 @@ struct TileCommand {
     }
 
     func run() throws(CommandError) {
-        let file = try DataArguments.read(dataPath, options: options)
-        let layer = HeatmapTileLayer(index: file.index, settings: settings)
+        let layer: HeatmapTileLayer
+        if let (connection, table) = postgres {
+            layer = HeatmapTileLayer(source: try PostgresArguments.source(connection, table), settings: settings)
+        } else {
+            let file = try DataArguments.read(dataPath, options: options)
+            layer = HeatmapTileLayer(index: file.index, settings: settings)
+        }
         let bytes: [UInt8]
         do {
             if format == "intensity" {
@@ -86,8 +100,18 @@ struct TileCommand {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
-        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-            throw CommandError("cannot write \(output)")
+        // Written in place, not by FileManager.createFile, which renames a temporary file over
+        // the path: as root, `--output /dev/null` replaced the device with a regular file.
+        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        guard descriptor >= 0 else {
+            throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")
+        }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        do {
+            try handle.write(contentsOf: Data(bytes))
+            try handle.close()
+        } catch {
+            throw CommandError("cannot write \(output): \(error.localizedDescription)")
         }
     }
 }

@@ -9,6 +9,7 @@ let usage = """
            heatmap render DATA --zoom A-B --output OUT   every tile of a zoom range into MBTiles,
                                                          PMTiles or a folder
            heatmap serve DATA... [options]          serve tiles and a map page over HTTP
+           heatmap import DATA --postgres URL --table T   load points into PostgreSQL
            heatmap help [COMMAND]
 
     Run `heatmap help tile` for the options.
@@ -28,6 +29,8 @@ func run(_ arguments: [String]) throws(CommandError) {
         try RenderCommand(rest).run()
     case "serve":
         try ServeCommand(rest).run()
+    case "import":
+        try ImportCommand(rest).run()
     case "help", "--help", "-h":
         switch rest.first {
         case "tile": print(TileCommand.usage)
@@ -35,6 +38,7 @@ func run(_ arguments: [String]) throws(CommandError) {
         case "info": print(InfoCommand.usage)
         case "render": print(RenderCommand.usage)
         case "serve": print(ServeCommand.usage)
+        case "import": print(ImportCommand.usage)
         default: print(usage)
         }
     default:

@@ -30,7 +30,7 @@ import Testing
         let grid = CellBounds(index: try Self.index(seed: UInt64(level)), level: level)
         try #require(grid.cells.count > 100)
         let taps: [Float] = [1, 0.9, 0.5]
-        let targets = MaximumSearch.neighbourhoods(of: grid.cells, columns: Int(grid.columns))
+        let targets = MaximumSearch<PointIndex>.neighbourhoods(of: grid.cells, columns: Int(grid.columns))
         let bounds = grid.bounds(of: targets, taps: taps)
         for (target, bound) in zip(targets, bounds) {
             let expected = Self.definition(of: target, in: grid, taps: taps)
@@ -77,15 +77,15 @@ import Testing
                 }
             }
         }
-        #expect(MaximumSearch.neighbourhoods(of: cells, columns: columns) == expected.sorted())
-        let split = MaximumSearch.split(cells, by: 4)
+        #expect(MaximumSearch<PointIndex>.neighbourhoods(of: cells, columns: columns) == expected.sorted())
+        let split = MaximumSearch<PointIndex>.split(cells, by: 4)
         #expect(split == split.sorted() && Set(split).count == cells.count * 16)
         #expect(split.allSatisfy { part in cells.contains(((part >> 32) / 4) << 32 | (part & 0xFFFF_FFFF) / 4) })
     }
 
     @Test("the heaviest cells are found in order, ties by place")
     func highest() {
-        #expect(MaximumSearch.highest(3, of: [1, 5, 2, 5, 9, 0]) == [4, 1, 3])
-        #expect(MaximumSearch.highest(10, of: [2, 1]) == [0, 1])
+        #expect(MaximumSearch<PointIndex>.highest(3, of: [1, 5, 2, 5, 9, 0]) == [4, 1, 3])
+        #expect(MaximumSearch<PointIndex>.highest(10, of: [2, 1]) == [0, 1])
     }
 }

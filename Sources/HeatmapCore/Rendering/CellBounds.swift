@@ -46,8 +46,8 @@ struct CellBounds: Sendable {
     init(index: PointIndex, level: Int, near: [UInt64], coarseLevel: Int) {
         precondition((0..<coarseLevel).contains(level) && coarseLevel < 32)
         columns = UInt64(1) << UInt64(32 - level)
-        let around = MaximumSearch.neighbourhoods(of: near, columns: 1 << (32 - coarseLevel))
-        let codes = MaximumSearch.sortedWithoutRepeats(
+        let around = MaximumSearch<PointIndex>.neighbourhoods(of: near, columns: 1 << (32 - coarseLevel))
+        let codes = MaximumSearch<PointIndex>.sortedWithoutRepeats(
             around.map { Morton.key(x: UInt32(truncatingIfNeeded: $0), y: UInt32(truncatingIfNeeded: $0 >> 32)) })
         (cells, weights) = index.occupiedCells(level: level, in: codes, of: coarseLevel)
         Self.sortByRow(&cells, &weights)

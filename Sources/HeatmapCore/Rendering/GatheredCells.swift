@@ -47,9 +47,12 @@ struct GatheredCells {
 extension GatheredCells {
     /// Calls `body` with a sink that adds weights to these cells: world pixel (`column`,
     /// `row`) goes to grid pixel (`column + columnOffset`, `row + rowOffset`).
-    mutating func withSink(columnOffset: Int, rowOffset: Int, _ body: (inout GridSink) -> Void) {
+    mutating func withSink<E: Error>(
+        columnOffset: Int, rowOffset: Int, _ body: (inout GridSink) throws(E) -> Void
+    ) throws(E) {
         let stride = self.stride
         let chunkShift = self.chunkShift
+        var failure: E?
         storage.withUnsafeMutableBufferPointer { storage in
             rowChunks.withUnsafeMutableBufferPointer { chunks in
                 rowCounts.withUnsafeMutableBufferPointer { counts in
@@ -59,10 +62,15 @@ extension GatheredCells {
                     var sink = GridSink(
                         cells: storage, rowChunks: chunks, rowCounts: counts, stride: stride, chunkShift: chunkShift,
                         columnOffset: columnOffset, rowOffset: rowOffset)
-                    body(&sink)
+                    do throws(E) {
+                        try body(&sink)
+                    } catch {
+                        failure = error
+                    }
                 }
             }
         }
+        if let failure { throw failure }
     }
 }
 

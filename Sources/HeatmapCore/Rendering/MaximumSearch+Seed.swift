@@ -56,7 +56,20 @@ struct SweepLevels {
     }
 }
 
-extension MaximumSearch {
+extension MaximumSearch where Source == PointIndex {
+    /// The index the sweep reads its cells from.
+    var index: PointIndex { source }
+
+    /// From ``CellBounds`` where a start allows it and the sweep fits, else from the root.
+    func run(start: PointIndex.MaximumSearchStart) -> Float {
+        if start != .root, let levels = SweepLevels(space: space, kernel: kernel),
+            start == .cells || index.isSparse(atLevel: levels.cell)
+        {
+            return searchFromCells(levels: levels)
+        }
+        return searchFromRoot()
+    }
+
     /// The search from ``CellBounds``: the largest intensity of the world.
     ///
     /// The largest intensity may lie in an empty cell, up to `reach` cells from the nearest
@@ -113,7 +126,7 @@ extension MaximumSearch {
     }
 
     /// How many greedy dives follow each sweep.
-    static let sweepDives = 256
+    static var sweepDives: Int { 256 }
 
     /// Raises `best` by greedy dives from the blocks of the cells with the highest values.
     func dive(fromHighest values: [Float], of cells: [UInt64], levels: SweepLevels, best: inout Float) {
@@ -125,7 +138,7 @@ extension MaximumSearch {
     }
 
     /// Pixels are computed in rectangles of at most 2^regionLevel pixels a side.
-    static let regionLevel = 8
+    static var regionLevel: Int { 8 }
 
     /// The largest intensity of the pixels of `rects`, computed as tiles compute them; the
     /// rectangles are shared between the cores.

@@ -14,37 +14,6 @@ extension PointIndex {
         convolved(in: rect, space: space, taps: kernel.taps, reach: kernel.radius)
     }
 
-    /// The pixel weights around `rect` convolved with a separable, symmetric kernel of
-    /// `2 * reach + 1` taps (`taps[reach]` at distance 0).
-    func convolved(
-        in rect: PixelRect, space: PixelSpace, taps kernelTaps: [Float], reach r: Int,
-        timings: UnsafeMutablePointer<RenderTimings>? = nil
-    ) -> IntensityGrid {
-        let clock = ContinuousClock()
-        let start = clock.now
-        let padded = rect.expanded(by: r)
-        var cells = GatheredCells(width: padded.width, height: padded.height)
-        gather(padded, space: space, into: &cells)
-        let gathered = clock.now
-        let width = max(0, rect.width)
-        let height = max(0, rect.height)
-        var values = [Float](repeating: 0, count: width * height)
-        var maximum: Float = 0
-        if !cells.isEmpty {
-            values.withUnsafeMutableBufferPointer { out in
-                kernelTaps.withUnsafeBufferPointer { taps in
-                    maximum = cells.convolve(taps: taps, radius: r, into: out, width: width, height: height)
-                }
-            }
-        }
-        if let timings {
-            timings.pointee.gather += gathered - start
-            timings.pointee.convolve += clock.now - gathered
-            timings.pointee.occupiedPixels += cells.rowCounts.reduce(0) { $0 + Int($1) }
-        }
-        return IntensityGrid(width: width, height: height, values: values, maximum: maximum, isEmpty: cells.isEmpty)
-    }
-
     /// ``intensity(in:space:kernel:)``, adding the time spent in each phase to `timings`.
     @_spi(Benchmark)
     public func intensity(
@@ -65,22 +34,39 @@ extension PointIndex {
     func gather(
         _ padded: PixelRect, space: PixelSpace, into cells: inout GatheredCells, fromSummaries: Bool = true
     ) {
+        if fromSummaries {
+            gatherWeights(padded, space: space, into: &cells)
+            return
+        }
         let world = space.worldSize
         let rows = max(0, padded.y)..<min(world, padded.y + padded.height)
         guard !rows.isEmpty else { return }
-        // Where pixels are the cells of a summary, one entry a pixel rather than its keys.
-        let summary = fromSummaries ? space.pixelLevel.flatMap { summaries.summary(level: $0) } : nil
         PointIndex.forEachWorldCopy(of: padded.x..<(padded.x + padded.width), worldSize: world) { columns, offset in
             cells.withSink(columnOffset: offset - padded.x, rowOffset: -padded.y) { sink in
                 let query = PixelQuery(
                     space: space, x0: columns.lowerBound, x1: columns.upperBound, y0: rows.lowerBound,
                     y1: rows.upperBound)
-                if let summary {
-                    summary.walk(query, into: &sink)
-                } else {
-                    walk(query, into: &sink, fromRunStarts: fromSummaries)
-                }
+                walk(query, into: &sink, fromRunStarts: false)
             }
+        }
+    }
+}
+
+extension PointIndex: WeightSource {
+    /// The index answers from memory: it never fails.
+    public typealias Failure = Never
+
+    /// Adds the weight of each occupied pixel of `query` from the summary of the pixels' level
+    /// if the index keeps one (one entry a pixel rather than its keys), else from the keys,
+    /// stepping by run starts where the index keeps those; either way the same floats.
+    public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
+        let pixels = PixelQuery(
+            space: query.space, x0: query.columns.lowerBound, x1: query.columns.upperBound,
+            y0: query.rows.lowerBound, y1: query.rows.upperBound)
+        if let summary = query.space.pixelLevel.flatMap({ summaries.summary(level: $0) }) {
+            summary.walk(pixels, into: &sink.grid)
+        } else {
+            walk(pixels, into: &sink.grid)
         }
     }
 }

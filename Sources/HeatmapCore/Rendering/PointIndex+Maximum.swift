@@ -26,7 +26,7 @@ extension PointIndex {
     ///   them) for each cell whose bound exceeds the maximum; from the cells, O(c log(n / c))
     ///   for the c occupied cells, plus the pixels whose bounds exceed the maximum.
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
-        MaximumSearch(index: self, space: space, kernel: kernel).run(start: .automatic)
+        MaximumSearch(source: self, space: space, kernel: kernel).run(start: .automatic)
     }
 
     /// Where ``maximumIntensity(space:kernel:)`` starts its search; for tests and the
@@ -44,7 +44,7 @@ extension PointIndex {
     /// ``maximumIntensity(space:kernel:)`` from a chosen start.
     @_spi(Benchmark)
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, start: MaximumSearchStart) -> Float {
-        MaximumSearch(index: self, space: space, kernel: kernel).run(start: start)
+        MaximumSearch(source: self, space: space, kernel: kernel).run(start: start)
     }
 
     /// The total weight of the points in a rectangle of pixels; columns wrap around the
@@ -66,19 +66,20 @@ extension PointIndex {
     }
 }
 
-/// The branch and bound behind ``PointIndex/maximumIntensity(space:kernel:)``.
-struct MaximumSearch {
+/// The branch and bound behind ``PointIndex/maximumIntensity(space:kernel:)``: from the root
+/// over any ``WeightSource``, from ``CellBounds`` over the in-memory index.
+struct MaximumSearch<Source: WeightSource> {
     /// Each refinement splits a cell into `2^levelStep` × `2^levelStep` cells.
-    static let levelStep = 4
+    static var levelStep: Int { 4 }
 
-    let index: PointIndex
+    let source: Source
     let space: PixelSpace
     let kernel: GaussianKernel
     /// The bounding kernel of each level 0...zoom, made once: `levelTaps[level]`.
     let levelTaps: [(taps: [Float], reach: Int)]
 
-    init(index: PointIndex, space: PixelSpace, kernel: GaussianKernel) {
-        self.index = index
+    init(source: Source, space: PixelSpace, kernel: GaussianKernel) {
+        self.source = source
         self.space = space
         self.kernel = kernel
         levelTaps = (0...space.zoom).map { Self.boundTaps(level: $0, kernel: kernel) }
@@ -98,20 +99,12 @@ struct MaximumSearch {
         }
     }
 
-    func run(start: PointIndex.MaximumSearchStart) -> Float {
-        if start != .root, let levels = SweepLevels(space: space, kernel: kernel),
-            start == .cells || index.isSparse(atLevel: levels.cell)
-        {
-            return searchFromCells(levels: levels)
-        }
-        return searchFromRoot()
-    }
-
     /// The search from the whole world in cells of 2^zoom pixels (a zoom-0 grid).
-    func searchFromRoot() -> Float {
+    func searchFromRoot() throws(Source.Failure) -> Float {
         var best: Float = 0
         var heap = MaxHeap<Candidate>()
-        let root = bounds(level: space.zoom, rect: PixelRect(x: 0, y: 0, width: space.tileSize, height: space.tileSize))
+        let root = try bounds(
+            level: space.zoom, rect: PixelRect(x: 0, y: 0, width: space.tileSize, height: space.tileSize))
         if space.zoom == 0 { return root.maximum }
         push(root, level: space.zoom, origin: (0, 0), above: best, into: &heap)
         // Dives to the exact intensity under the highest bounds give a lower bound early,
@@ -119,11 +112,11 @@ struct MaximumSearch {
         var starts: [Candidate] = []
         for _ in 0..<Self.dives {
             guard let start = heap.pop() else { break }
-            best = max(best, dive(from: start))
+            best = max(best, try dive(from: start))
             starts.append(start)
         }
         for start in starts { heap.push(start) }
-        refine(&heap, best: &best)
+        try refine(&heap, best: &best)
         return best
     }
 
@@ -133,7 +126,7 @@ struct MaximumSearch {
     /// Cells are taken in batches whose children are bounded on all cores; the answer does
     /// not depend on the order, only the work does (a little: a batch may hold a cell that
     /// a result earlier in the same batch would have dropped).
-    func refine(_ heap: inout MaxHeap<Candidate>, best: inout Float) {
+    func refine(_ heap: inout MaxHeap<Candidate>, best: inout Float) throws(Source.Failure) {
         var batch: [Candidate] = []
         while true {
             batch.removeAll(keepingCapacity: true)
@@ -146,7 +139,7 @@ struct MaximumSearch {
                 batch.append(candidate)
             }
             if batch.isEmpty { return }
-            for (candidate, grid) in zip(batch, childBounds(of: batch)) where candidate.bound > best {
+            for (candidate, grid) in zip(batch, try childBounds(of: batch)) where candidate.bound > best {
                 let (level, rect) = children(of: candidate)
                 if level == 0 {
                     best = max(best, grid.maximum)
@@ -158,28 +151,36 @@ struct MaximumSearch {
     }
 
     /// How many cells are refined at once.
-    static let batchSize = 32
+    static var batchSize: Int { 32 }
 
     /// The bounds of the children of each candidate, computed on all cores.
-    func childBounds(of batch: [Candidate]) -> [IntensityGrid] {
+    func childBounds(of batch: [Candidate]) throws(Source.Failure) -> [IntensityGrid] {
         if batch.count < 4 {
-            return batch.map { candidate in
+            var grids: [IntensityGrid] = []
+            for candidate in batch {
                 let (level, rect) = children(of: candidate)
-                return bounds(level: level, rect: rect)
+                grids.append(try bounds(level: level, rect: rect))
             }
+            return grids
         }
-        return [IntensityGrid](unsafeUninitializedCapacity: batch.count) { buffer, count in
+        let results = [Result<IntensityGrid, Source.Failure>](unsafeUninitializedCapacity: batch.count) {
+            buffer, count in
             nonisolated(unsafe) let results = buffer
             DispatchQueue.concurrentPerform(iterations: batch.count) { i in
                 let (level, rect) = children(of: batch[i])
-                results.initializeElement(at: i, to: bounds(level: level, rect: rect))
+                results.initializeElement(
+                    at: i, to: Result { () throws(Source.Failure) in try bounds(level: level, rect: rect) })
             }
             count = batch.count
         }
+        var grids: [IntensityGrid] = []
+        grids.reserveCapacity(results.count)
+        for result in results { grids.append(try result.get()) }
+        return grids
     }
 
     /// How many greedy dives seed the lower bound.
-    static let dives = 16
+    static var dives: Int { 16 }
 
     /// The level and rectangle (in cells of that level) of a candidate's children.
     func children(of candidate: Candidate) -> (level: Int, rect: PixelRect) {
@@ -190,11 +191,11 @@ struct MaximumSearch {
 
     /// Follows the child with the highest bound down to pixels; returns the exact intensity
     /// found there.
-    func dive(from start: Candidate) -> Float {
+    func dive(from start: Candidate) throws(Source.Failure) -> Float {
         var candidate = start
         while true {
             let (level, rect) = children(of: candidate)
-            let grid = bounds(level: level, rect: rect)
+            let grid = try bounds(level: level, rect: rect)
             if level == 0 { return grid.maximum }
             guard let top = grid.values.indices.max(by: { grid.values[$0] < grid.values[$1] }) else { return 0 }
             candidate = Candidate(
@@ -218,11 +219,11 @@ struct MaximumSearch {
 
     /// Upper bounds for every cell of `rect` (in cells of 2^`level` pixels); at level 0,
     /// the exact intensities.
-    func bounds(level: Int, rect: PixelRect) -> IntensityGrid {
+    func bounds(level: Int, rect: PixelRect) throws(Source.Failure) -> IntensityGrid {
         // 0 ≤ level ≤ zoom, so the cell space always exists.
         let cellSpace = (try? PixelSpace(zoom: space.zoom - level, scale: space.scale)) ?? space
         let (taps, reach) = levelTaps[level]
-        return index.convolved(in: rect, space: cellSpace, taps: taps, reach: reach)
+        return try source.convolved(in: rect, space: cellSpace, taps: taps, reach: reach)
     }
 
     /// The kernel at the smallest distance between pixels of cells `d` apart, for cells of

@@ -7,6 +7,8 @@ import Synchronization
 final class DataSet: Sendable {
     /// The points as given, or `nil` when the data set was made from an index.
     private let givenPoints: [WeightedLatLng]?
+    /// A source other than an index of points (a database, say), or `nil`.
+    private let external: ExternalSource?
     private let built: Mutex<Result<PointIndex, HeatmapError>?>
     private let building = Mutex<Void>(())
     private let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
@@ -21,22 +23,39 @@ final class DataSet: Sendable {
     /// A data set of points, indexed on first use.
     init(points: [WeightedLatLng]) {
         givenPoints = points
+        external = nil
         built = Mutex(nil)
     }
 
     /// A data set from a built index (from a file reader, say).
     init(index: PointIndex) {
         givenPoints = nil
+        external = nil
         built = Mutex(.success(index))
+    }
+
+    /// A data set drawn from another source; it has no points to list and no index to build.
+    init(source: ExternalSource) {
+        givenPoints = nil
+        external = source
+        built = Mutex(nil)
     }
 
     /// The points as given, or as the index holds them (see ``PointIndex/points``).
     var points: [WeightedLatLng] {
-        givenPoints ?? (try? index().points) ?? []
+        if external != nil { return [] }
+        return givenPoints ?? (try? index().points) ?? []
     }
 
-    /// Whether the index is built (or failed), so that `index()` answers at once.
-    var isIndexed: Bool { built.withLock { $0 != nil } }
+    /// Whether the index is built (or failed), so that `index()` answers at once; always for
+    /// another source.
+    var isIndexed: Bool { external != nil || built.withLock { $0 != nil } }
+
+    /// What tiles are drawn from: the index (built by the first caller) or the other source.
+    func source() throws(HeatmapError) -> LayerSource {
+        if let external { return .external(external) }
+        return .index(try index())
+    }
 
     /// Starts building the index on a background queue, once however often it is asked.
     func startIndexing() {
@@ -53,6 +72,7 @@ final class DataSet: Sendable {
     ///
     /// - Throws: the first invalid point, as ``HeatmapError/invalidPoint(index:reason:)``.
     func index() throws(HeatmapError) -> PointIndex {
+        if external != nil { return try PointIndex(points: []) }
         if let done = built.withLock({ $0 }) { return try done.get() }
         let result = building.withLock { _ -> Result<PointIndex, HeatmapError> in
             if let done = built.withLock({ $0 }) { return done }
@@ -65,11 +85,13 @@ final class DataSet: Sendable {
 
     /// M(z): the largest intensity of the world at a zoom and scale for a radius in points,
     /// computed once and cached; callers asking for one being computed wait for it.
-    func maximumIntensity(index: PointIndex, space: PixelSpace, radius: Int) -> Float {
+    /// A source's failure is not kept: the next caller tries again.
+    func maximumIntensity(source: LayerSource, space: PixelSpace, radius: Int) throws(HeatmapError) -> Float {
         let slot = maximumSlot(zoom: space.zoom, scale: space.scale, radius: radius)
-        return slot.value.withLock { value in
+        return try slot.value.withLock { (value) throws(HeatmapError) -> Float in
             if let value { return value }
-            let computed = index.maximumIntensity(space: space, kernel: GaussianKernel(radius: radius * space.scale))
+            let computed = try source.maximumIntensity(
+                space: space, kernel: GaussianKernel(radius: radius * space.scale))
             value = computed
             slot.known.withLock { $0 = true }
             return computed
@@ -77,7 +99,7 @@ final class DataSet: Sendable {
     }
 
     /// Starts computing M(z) on a background queue, once however often it is asked.
-    func startMaximumIntensity(index: PointIndex, space: PixelSpace, radius: Int) {
+    func startMaximumIntensity(source: LayerSource, space: PixelSpace, radius: Int) {
         let slot = maximumSlot(zoom: space.zoom, scale: space.scale, radius: radius)
         guard
             slot.started.withLock({ started in
@@ -85,7 +107,12 @@ final class DataSet: Sendable {
                 return !started
             })
         else { return }
-        DispatchQueue.global().async { _ = self.maximumIntensity(index: index, space: space, radius: radius) }
+        DispatchQueue.global().async {
+            if (try? self.maximumIntensity(source: source, space: space, radius: radius)) == nil {
+                // Failed (a source lost, say): the next request may start it again.
+                slot.started.withLock { $0 = false }
+            }
+        }
     }
 
     /// Whether M(z) for these parameters is known, so that a tile needs no search first.

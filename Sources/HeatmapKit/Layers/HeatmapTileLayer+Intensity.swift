@@ -9,7 +9,7 @@ extension HeatmapTileLayer {
         guard (0..<space.tilesAcross).contains(x), (0..<space.tilesAcross).contains(y) else {
             throw .tileOutOfRange(x: x, y: y, zoom: zoom)
         }
-        let grid = try snapshot.data.index().intensity(
+        let grid = try snapshot.data.source().intensity(
             in: PixelRect(tileX: x, y: y, in: space), space: space,
             kernel: GaussianKernel(radius: snapshot.settings.radius * scale))
         return grid.isEmpty ? nil : grid
@@ -21,7 +21,8 @@ extension HeatmapTileLayer {
         let snapshot = try snapshot()
         if let fixed = snapshot.settings.maximumIntensity { return fixed }
         let space = try PixelSpace(zoom: zoom, scale: scale)
-        let index = try snapshot.data.index()
-        return Double(snapshot.data.maximumIntensity(index: index, space: space, radius: snapshot.settings.radius))
+        let source = try snapshot.data.source()
+        return Double(
+            try snapshot.data.maximumIntensity(source: source, space: space, radius: snapshot.settings.radius))
     }
 }

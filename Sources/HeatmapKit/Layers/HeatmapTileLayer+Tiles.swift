@@ -91,9 +91,9 @@ extension HeatmapTileLayer {
         let radius = snapshot.settings.radius
         if snapshot.settings.maximumIntensity == nil,
             !data.knowsMaximumIntensity(zoom: zoom, scale: scale, radius: radius),
-            let index = try? data.index(), let space = try? PixelSpace(zoom: zoom, scale: scale)
+            let source = try? data.source(), let space = try? PixelSpace(zoom: zoom, scale: scale)
         {
-            data.startMaximumIntensity(index: index, space: space, radius: radius)
+            data.startMaximumIntensity(source: source, space: space, radius: radius)
             return .notAvailableYet
         }
         return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
@@ -101,15 +101,18 @@ extension HeatmapTileLayer {
 
     /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG.
     func render(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> TileResult {
-        let index = try snapshot.data.index()
+        let source = try snapshot.data.source()
         let radius = snapshot.settings.radius
-        let grid = index.intensity(
+        let grid = try source.intensity(
             in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: radius * space.scale)
         )
         if grid.isEmpty { return .noTile }
-        let maximum =
-            snapshot.settings.maximumIntensity
-            ?? Double(snapshot.data.maximumIntensity(index: index, space: space, radius: radius))
+        let maximum: Double
+        if let fixed = snapshot.settings.maximumIntensity {
+            maximum = fixed
+        } else {
+            maximum = Double(try snapshot.data.maximumIntensity(source: source, space: space, radius: radius))
+        }
         let image = snapshot.colorMap.colorize(grid, maximum: maximum)
         do {
             return .image(try PNGEncoder().encode(image))

@@ -63,6 +63,23 @@ public final class HeatmapTileLayer: Sendable {
         cache = TileCache(capacityBytes: cacheBytes)
     }
 
+    /// Creates a layer that draws from another source of pixel weights (a database, say):
+    /// the same tiles, cache, settings and M(z) per zoom as from points. The source's
+    /// failures make tile requests throw ``HeatmapError/sourceFailed(_:)``.
+    ///
+    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    public init(source: some WeightSource, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
+        state = Mutex(
+            State(data: DataSet(source: ExternalSource(source)), settings: settings, generation: 0))
+        cache = TileCache(capacityBytes: cacheBytes)
+    }
+
+    /// Replaces the source, atomically, as ``replaceData(with:)`` does (its data changed, say):
+    /// the cached tiles and M(z) values are dropped.
+    public func replaceSource(with source: some WeightSource) {
+        update { $0.data = DataSet(source: ExternalSource(source)) }
+    }
+
     /// Replaces the data with an index built already, atomically: requests under way finish
     /// on the old data, the next ones see the new; the tile cache is dropped.
     public func replaceData(with index: PointIndex) {
@@ -129,6 +146,6 @@ public final class HeatmapTileLayer: Sendable {
     ///
     /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` for the first invalid point.
     public func prepare() throws(HeatmapError) {
-        _ = try state.withLock { $0.data }.index()
+        _ = try state.withLock { $0.data }.source()
     }
 }

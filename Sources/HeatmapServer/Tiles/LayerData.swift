@@ -9,6 +9,22 @@ public struct LayerData: Sendable {
     public var bounds: PointBounds?
     /// How many rows were skipped and where, when read with `skipInvalid`; `nil` when none were.
     public var skipSummary: String?
+    /// A source of weights drawn instead of `index` (a database table, say), or `nil`.
+    public var source: (any WeightSource)?
+    /// The points (rows) the source holds, when it is not the index.
+    public var sourceCount = 0
+
+    /// The number of points drawn.
+    public var count: Int { source == nil ? index.count : sourceCount }
+
+    /// Data drawn from another source of weights, with its number of points and extent.
+    public init(source: any WeightSource, count: Int, bounds: PointBounds?) {
+        var empty = PointIndex.Builder()
+        index = empty.build()
+        self.source = source
+        sourceCount = count
+        self.bounds = bounds
+    }
 
     /// Data from an index and its extent.
     public init(index: PointIndex, bounds: PointBounds?) {

@@ -32,7 +32,11 @@ public final class ServedLayer: Sendable {
         self.name = name
         self.source = source
         self.settings = settings
-        layer = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
+        if let source = data.source {
+            layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
+        } else {
+            layer = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
+        }
         state = Mutex((0, data))
     }
 
@@ -51,7 +55,11 @@ public final class ServedLayer: Sendable {
     /// Swaps in new data: requests under way finish on the old, later ones see the new.
     public func replace(with data: LayerData) {
         state.withLock { state in
-            layer.replaceData(with: data.index)
+            if let source = data.source {
+                layer.replaceSource(with: source)
+            } else {
+                layer.replaceData(with: data.index)
+            }
             state = (state.generation + 1, data)
         }
     }

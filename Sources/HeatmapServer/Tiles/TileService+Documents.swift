@@ -31,11 +31,11 @@ extension TileService {
         var center: [Double] = [0, 0, 1]
         if let c = data.bounds?.center { center = [c.longitude, c.latitude, Double(c.zoom)] }
         return TileJSON(
-            tilejson: "3.0.0", name: layer.name, description: "Heatmap of \(data.index.count) points",
+            tilejson: "3.0.0", name: layer.name, description: "Heatmap of \(data.count) points",
             attribution: options.attribution, scheme: "xyz",
             tiles: ["\(base)/\(layer.name)/{z}/{x}/{y}.png\(query)"],
             minzoom: options.minZoom, maxzoom: options.maxZoom, bounds: bounds, center: center,
-            points: data.index.count, radius: layer.settings.radius, opacity: layer.settings.opacity)
+            points: data.count, radius: layer.settings.radius, opacity: layer.settings.opacity)
     }
 
     func json(_ value: some Encodable) -> HTTPResponse {

@@ -40,7 +40,12 @@ extension TileService {
                 switch result {
                 case .success(let tile): completion(decorate(tileResponse(tile, request: request), route: route))
                 case .failure(let failure):
-                    let status = failure.status == 400 ? HTTPStatus.badRequest : .internalServerError
+                    let status: HTTPStatus =
+                        switch failure.status {
+                        case 400: .badRequest
+                        case 503: .serviceUnavailable
+                        default: .internalServerError
+                        }
                     completion(decorate(.text(status, failure.message), route: route))
                 }
             }
@@ -62,6 +67,8 @@ extension TileService {
         } catch {
             metrics.renderFailed()
             if case .tileOutOfRange = error { return .failure(RenderFailure(status: 400, message: error.description)) }
+            // The data's source (a database) is down or too slow: try again later.
+            if case .sourceFailed = error { return .failure(RenderFailure(status: 503, message: error.description)) }
             return .failure(RenderFailure(status: 500, message: error.description))
         }
         let tile = RenderedTile(result)

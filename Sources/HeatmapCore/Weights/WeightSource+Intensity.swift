@@ -1,0 +1,66 @@
+extension WeightSource {
+    /// The intensity of every pixel of `rect`, counting every point within reach, in
+    /// neighbouring tiles and across the antimeridian too: the source's weights of the pixels
+    /// around `rect` (padded by the kernel's reach), convolved as the in-memory index does.
+    public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(Failure)
+        -> IntensityGrid
+    {
+        try convolved(in: rect, space: space, taps: kernel.taps, reach: kernel.radius)
+    }
+
+    /// The pixel weights around `rect` convolved with a separable, symmetric kernel of
+    /// `2 * reach + 1` taps (`taps[reach]` at distance 0).
+    func convolved(
+        in rect: PixelRect, space: PixelSpace, taps kernelTaps: [Float], reach r: Int,
+        timings: UnsafeMutablePointer<RenderTimings>? = nil
+    ) throws(Failure) -> IntensityGrid {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let padded = rect.expanded(by: r)
+        var cells = GatheredCells(width: padded.width, height: padded.height)
+        try gatherWeights(padded, space: space, into: &cells)
+        let gathered = clock.now
+        let width = max(0, rect.width)
+        let height = max(0, rect.height)
+        var values = [Float](repeating: 0, count: width * height)
+        var maximum: Float = 0
+        if !cells.isEmpty {
+            values.withUnsafeMutableBufferPointer { out in
+                kernelTaps.withUnsafeBufferPointer { taps in
+                    maximum = cells.convolve(taps: taps, radius: r, into: out, width: width, height: height)
+                }
+            }
+        }
+        if let timings {
+            timings.pointee.gather += gathered - start
+            timings.pointee.convolve += clock.now - gathered
+            timings.pointee.occupiedPixels += cells.rowCounts.reduce(0) { $0 + Int($1) }
+        }
+        return IntensityGrid(width: width, height: height, values: values, maximum: maximum, isEmpty: cells.isEmpty)
+    }
+
+    /// Sums the weight of each pixel of `padded` into `cells`: one query per copy of the world
+    /// that the columns overlap (the world wraps east-west), rows clipped to the world.
+    func gatherWeights(_ padded: PixelRect, space: PixelSpace, into cells: inout GatheredCells) throws(Failure) {
+        let world = space.worldSize
+        let rows = max(0, padded.y)..<min(world, padded.y + padded.height)
+        guard !rows.isEmpty, padded.width > 0 else { return }
+        let first = floorDivide(padded.x, world)
+        let last = floorDivide(padded.x + padded.width - 1, world)
+        for copy in first...last {
+            let offset = copy * world
+            let columns = max(0, padded.x - offset)..<min(world, padded.x + padded.width - offset)
+            guard !columns.isEmpty else { continue }
+            let query = WeightQuery(space: space, columns: columns, rows: rows)
+            try cells.withSink(columnOffset: offset - padded.x, rowOffset: -padded.y) { (grid) throws(Failure) in
+                var sink = PixelWeightSink(grid: grid, columns: columns, rows: rows)
+                try addWeights(of: query, into: &sink)
+            }
+        }
+    }
+
+    /// M(z) by the branch and bound from the root (see ``PointIndex/maximumIntensity(space:kernel:)``).
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(Failure) -> Float {
+        try MaximumSearch(source: self, space: space, kernel: kernel).searchFromRoot()
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+import Synchronization
+
+/// Connections to one server, handed out one caller at a time and opened as callers need
+/// them. A broken connection is dropped, and the next caller opens another; after a failed
+/// attempt, callers fail at once with that error until a backoff (0.25 s, doubling to 8 s)
+/// has passed, so that a server that is down costs no waiting.
+final class ConnectionPool: Sendable {
+    let conninfo: ConnectionString
+    /// `statement_timeout` set on every connection, in milliseconds; 0 for none.
+    let statementTimeoutMilliseconds: Int
+    private let idle = Mutex<[PostgresConnection]>([])
+    private let backoff = Mutex<Backoff>(Backoff())
+
+    private struct Backoff {
+        var failure: PostgresError?
+        var retryAt: ContinuousClock.Instant?
+        var delay: Duration = .milliseconds(250)
+    }
+
+    init(conninfo: ConnectionString, statementTimeoutMilliseconds: Int) {
+        self.conninfo = conninfo
+        self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
+    }
+
+    /// Runs `body` with a connection of the pool (opening one if none is idle). When an idle
+    /// connection turns out broken (the server restarted, say), the other idle ones are
+    /// dropped too and `body` runs once more on a new connection.
+    func with<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
+        if let reused = idle.withLock({ $0.popLast() }) {
+            do throws(PostgresError) {
+                return try run(body, on: reused)
+            } catch {
+                guard case .connectionLost = error else { throw error }
+                closeAll()
+            }
+        }
+        return try run(body, on: try open())
+    }
+
+    private func run<T>(_ body: (PostgresConnection) throws(PostgresError) -> T, on connection: PostgresConnection)
+        throws(PostgresError) -> T
+    {
+        defer { giveBack(connection) }
+        return try body(connection)
+    }
+
+    /// Drops every idle connection (the next callers open new ones).
+    func closeAll() {
+        idle.withLock { $0.removeAll() }
+    }
+
+    private func giveBack(_ connection: PostgresConnection) {
+        guard connection.isOK else { return }
+        idle.withLock { $0.append(connection) }
+    }
+
+    private func open() throws(PostgresError) -> PostgresConnection {
+        let now = ContinuousClock.now
+        if let failure = backoff.withLock({ state in
+            state.retryAt.map { now < $0 } == true ? state.failure : nil
+        }) {
+            throw failure
+        }
+        do throws(PostgresError) {
+            let connection = try PostgresConnection(conninfo)
+            if statementTimeoutMilliseconds > 0 {
+                try connection.execute(
+                    "SELECT set_config('statement_timeout', $1, false)", ["\(statementTimeoutMilliseconds)"])
+            }
+            backoff.withLock { $0 = Backoff() }
+            return connection
+        } catch {
+            backoff.withLock { state in
+                state.failure = error
+                state.retryAt = now + state.delay
+                state.delay = min(state.delay * 2, .seconds(8))
+            }
+            throw error
+        }
+    }
+}

@@ -1,0 +1,151 @@
+import CPostgres
+import Foundation
+
+/// One connection to a PostgreSQL server, owning libpq's `PGconn`: statements with bound
+/// parameters, results in text or binary, and binary `COPY`.
+///
+/// Not for two threads at once: a ``PostgresSource`` hands its connections out one caller at
+/// a time.
+public final class PostgresConnection: @unchecked Sendable {
+    private let connection: OpaquePointer
+    /// Texts never to show: the password of the connection string and of `PGPASSWORD`.
+    let secrets: [String]
+    /// The connection string without its password.
+    public let target: String
+
+    /// Connects; libpq reads what the string leaves out from `PG*` variables and `.pgpass`.
+    ///
+    /// - Throws: ``PostgresError/connectionFailed(target:reason:)``.
+    public init(_ conninfo: ConnectionString) throws(PostgresError) {
+        var secrets: [String] = []
+        if let password = conninfo.password { secrets.append(password) }
+        if let password = getenv("PGPASSWORD").map({ String(cString: $0) }) { secrets.append(password) }
+        self.secrets = secrets
+        target = conninfo.description
+        guard let connection = PQconnectdb(conninfo.text) else {
+            throw .connectionFailed(target: conninfo.description, reason: "libpq could not allocate a connection")
+        }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            let reason = Self.message(PQerrorMessage(connection), secrets: secrets)
+            PQfinish(connection)
+            throw .connectionFailed(target: conninfo.description, reason: reason)
+        }
+        self.connection = connection
+        // Notices (`IF NOT EXISTS` skips, say) are not the user's business.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
+    }
+
+    deinit {
+        PQfinish(connection)
+    }
+
+    /// Whether the connection is still up (libpq learns it has broken when a statement fails).
+    public var isOK: Bool { PQstatus(connection) == CONNECTION_OK }
+
+    /// Runs one statement with parameters bound as text (`nil` is SQL NULL), answering rows
+    /// in text or, with `binary`, in PostgreSQL's binary formats.
+    ///
+    /// - Throws: ``PostgresError/queryFailed(reason:sqlState:)``, ``PostgresError/timedOut(reason:)``
+    ///   or ``PostgresError/connectionLost(reason:)``.
+    @discardableResult
+    public func execute(_ sql: String, _ parameters: [String?] = [], binary: Bool = false) throws(PostgresError)
+        -> PostgresResult
+    {
+        let copies = parameters.map { $0.map { strdup($0) } ?? nil }
+        defer { for copy in copies { free(copy) } }
+        let values = copies.map { UnsafePointer($0) }
+        let result = values.withUnsafeBufferPointer { values in
+            PQexecParams(
+                connection, sql, Int32(truncatingIfNeeded: parameters.count), nil, values.baseAddress, nil, nil,
+                binary ? 1 : 0)
+        }
+        return try check(result, expecting: [PGRES_COMMAND_OK, PGRES_TUPLES_OK])
+    }
+
+    /// Runs `COPY … FROM STDIN (FORMAT binary)` and sends the data `produce` writes, a chunk at
+    /// a time (`produce` answers `false` when done); returns the rows copied.
+    public func copyIn(_ sql: String, produce: (inout [UInt8]) throws(PostgresError) -> Bool) throws(PostgresError)
+        -> Int
+    {
+        try check(PQexec(connection, sql), expecting: [PGRES_COPY_IN])
+        var chunk: [UInt8] = []
+        chunk.reserveCapacity(1 << 20)
+        var more = true
+        while more {
+            chunk.removeAll(keepingCapacity: true)
+            do throws(PostgresError) {
+                more = try produce(&chunk)
+            } catch {
+                PQputCopyEnd(connection, "import stopped")
+                _ = try? finishCommand()
+                throw error
+            }
+            if chunk.isEmpty { continue }
+            let sent = chunk.withUnsafeBufferPointer { bytes in
+                bytes.withMemoryRebound(to: CChar.self) {
+                    PQputCopyData(connection, $0.baseAddress, Int32(truncatingIfNeeded: $0.count))
+                }
+            }
+            guard sent == 1 else { throw lost() }
+        }
+        guard PQputCopyEnd(connection, nil) == 1 else { throw lost() }
+        let result = try finishCommand()
+        return Int(String(cString: PQcmdTuples(result.handle))) ?? 0
+    }
+
+    /// The result of the command under way, and reads results until none is left.
+    private func finishCommand() throws(PostgresError) -> PostgresResult {
+        var last: PostgresResult?
+        var failure: PostgresError?
+        while let next = PQgetResult(connection) {
+            do throws(PostgresError) {
+                last = try check(next, expecting: [PGRES_COMMAND_OK])
+            } catch {
+                failure = failure ?? error
+            }
+        }
+        if let failure { throw failure }
+        guard let last else { throw lost() }
+        return last
+    }
+
+    /// Quotes a table or column name as an SQL identifier: `"my ""table"""`; a dotted
+    /// `schema.table` is quoted part by part.
+    public static func quoted(identifier name: String) -> String {
+        name.split(separator: ".", omittingEmptySubsequences: false)
+            .map { "\"" + $0.replacing("\"", with: "\"\"") + "\"" }
+            .joined(separator: ".")
+    }
+
+    /// Wraps a result, throwing its error when its status is not one of `expected`.
+    @discardableResult
+    private func check(_ result: OpaquePointer?, expecting expected: [ExecStatusType]) throws(PostgresError)
+        -> PostgresResult
+    {
+        guard let result else { throw lost() }
+        let wrapped = PostgresResult(result)
+        let status = PQresultStatus(result)
+        if expected.contains(status) { return wrapped }
+        let reason = Self.message(PQresultErrorMessage(result), secrets: secrets)
+        if PQstatus(connection) != CONNECTION_OK { throw .connectionLost(reason: reason) }
+        let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
+        if state == "57014" { throw .timedOut(reason: reason) }
+        if let state, state.hasPrefix("08") || state == "57P01" { throw .connectionLost(reason: reason) }
+        throw .queryFailed(reason: reason, sqlState: state)
+    }
+
+    private func lost() -> PostgresError {
+        .connectionLost(reason: Self.message(PQerrorMessage(connection), secrets: secrets))
+    }
+
+    /// libpq's message on one line, without the password.
+    static func message(_ text: UnsafePointer<CChar>?, secrets: [String]) -> String {
+        let raw = text.map { String(cString: $0) } ?? ""
+        let line = raw.split(whereSeparator: \.isNewline).map { $0.trimmingPrefixSpaces() }.joined(separator: "; ")
+        return ConnectionString.redacted(line.isEmpty ? "no message" : line).scrubbing(secrets)
+    }
+}
+
+extension Substring {
+    fileprivate func trimmingPrefixSpaces() -> String { String(drop { $0 == " " || $0 == "\t" }) }
+}

@@ -1,0 +1,52 @@
+/// What went wrong talking to PostgreSQL, with a message that says what and why. Messages
+/// never hold a password: connection strings are shown without it and the server's and
+/// libpq's texts are scrubbed of it.
+public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The server could not be reached or refused the connection.
+    case connectionFailed(target: String, reason: String)
+    /// The connection broke while in use.
+    case connectionLost(reason: String)
+    /// A statement failed; `sqlState` is the server's five-character code.
+    case queryFailed(reason: String, sqlState: String?)
+    /// A statement ran longer than the configured timeout and was cancelled.
+    case timedOut(reason: String)
+    /// `import` would write into a table that exists, without `--append` or `--replace`.
+    case tableExists(String)
+    /// The table does not exist (or is not visible to the user).
+    case tableMissing(String)
+    /// A column the source needs is missing from the table.
+    case columnMissing(table: String, column: String)
+    /// An answer from the server that the source cannot use; the text says why.
+    case invalidAnswer(String)
+
+    /// A sentence for the user.
+    public var description: String {
+        switch self {
+        case .connectionFailed(let target, let reason):
+            return "could not connect to PostgreSQL (\(target)): \(reason)"
+        case .connectionLost(let reason):
+            return "the connection to PostgreSQL was lost: \(reason)"
+        case .queryFailed(let reason, let state):
+            return "PostgreSQL: \(reason)" + (state.map { " (SQLSTATE \($0))" } ?? "")
+        case .timedOut(let reason):
+            return "PostgreSQL: the query took too long and was cancelled: \(reason)"
+        case .tableExists(let table):
+            return "table \(table) exists already: add --append to add rows to it or --replace to start afresh"
+        case .tableMissing(let table):
+            return "table \(table) does not exist"
+        case .columnMissing(let table, let column):
+            return "table \(table) has no column \(column)"
+        case .invalidAnswer(let reason):
+            return "PostgreSQL: unexpected answer: \(reason)"
+        }
+    }
+
+    /// Whether the error is the database being unreachable or too slow (a server answers 503),
+    /// rather than a mistake in the request or the table.
+    public var isUnavailable: Bool {
+        switch self {
+        case .connectionFailed, .connectionLost, .timedOut: return true
+        default: return false
+        }
+    }
+}

@@ -1,0 +1,71 @@
+/// Weight per quadtree cell at coarse levels, in a table beside the rows (`<table>_cells`):
+/// for pixels of zooms 0 to at most 10 (scale 1) or 9 (scale 2), a tile reads one row a pixel
+/// rather than every point under it, as the in-memory index does with its summaries.
+///
+/// `import` builds them in its transaction (the levels whose cells hold 4 rows or more on
+/// average) and records the finest level and the table's change count in `heatmap_summaries`; a query uses them only while that count is still the table's (each
+/// query checks, in the same statement), so rows changed later are drawn from the rows
+/// themselves until the next `import --append` builds the summaries again.
+enum CellSummaries {
+    /// The finest and coarsest levels kept (cells of 2^level units).
+    static let levels = 14...24
+
+    /// The summaries' table for a table name (`schema.t` gives `schema.t_cells`).
+    static func tableName(for table: String) -> String {
+        var parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        parts[parts.count - 1] += "_cells"
+        return parts.joined(separator: ".")
+    }
+
+    /// (Re)builds the summaries of `table` (quoted; `name` its `schema.name`, `rows` its row
+    /// count) into `cells` (quoted), from the coarsest level down, each level from the rows,
+    /// keeping the levels whose cells hold 4 rows or more on average (as the index keeps its
+    /// summaries); records the finest level kept and the change count they hold.
+    static func build(table: String, cells: String, name: String, rows: Int, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
+        try connection.execute(
+            "CREATE TABLE IF NOT EXISTS \(cells) (level int2 NOT NULL, key int8 NOT NULL, x int8 NOT NULL, "
+                + "y int8 NOT NULL, weight float8 NOT NULL, PRIMARY KEY (level, key))")
+        try connection.execute("TRUNCATE \(cells)")
+        try connection.execute("SET LOCAL work_mem = '256MB'")
+        var finest = levels.upperBound + 1
+        for level in levels.reversed() {
+            let inserted = try connection.execute(
+                "INSERT INTO \(cells) SELECT \(level), \(shifted("min(key)", by: 2 * level)), x >> \(level), "
+                    + "y >> \(level), sum(weight::float8) FROM \(table) WHERE weight > 0 GROUP BY 3, 4"
+            ).affectedRows
+            if inserted > rows / 4, level < levels.upperBound {
+                try connection.execute("DELETE FROM \(cells) WHERE level = $1::int2", ["\(level)"])
+                break
+            }
+            finest = level
+        }
+        try connection.execute(
+            """
+            INSERT INTO heatmap_summaries AS s SELECT $1, coalesce((SELECT version FROM heatmap_versions
+            WHERE table_name = $1), 0), $2::int2 ON CONFLICT (table_name)
+            DO UPDATE SET version = excluded.version, finest = excluded.finest
+            """, [name, "\(finest)"])
+    }
+
+    /// The table that records which summaries hold which change count, shared by every table.
+    static let sharedStatement =
+        "CREATE TABLE IF NOT EXISTS heatmap_summaries (table_name text PRIMARY KEY, version bigint NOT NULL, "
+        + "finest int2 NOT NULL)"
+
+    /// SQL for `value`, a key as stored, shifted right by `bits` as an unsigned number.
+    static func shifted(_ value: String, by bits: Int) -> String {
+        let mask = bits == 0 ? "-1" : "\((UInt64(1) << UInt64(64 - bits)) - 1)"
+        return "((\(value) >> \(bits)) & \(mask)::int8)"
+    }
+
+    /// The condition, true while the summaries hold the table's current change count and
+    /// the level (parameter `level`) of the table (parameter `parameter`).
+    static func freshCondition(parameter: Int, level: Int) -> String {
+        """
+        coalesce((SELECT s.version = v.version AND s.finest <= $\(level)::int2 FROM heatmap_summaries s \
+        JOIN heatmap_versions v ON v.table_name = s.table_name WHERE s.table_name = $\(parameter)), false)
+        """
+    }
+}

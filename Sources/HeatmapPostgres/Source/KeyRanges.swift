@@ -1,0 +1,52 @@
+/// The Morton-key ranges (as stored, the `bigint` of the key's bits) of the few aligned
+/// quadtree cells that cover a rectangle of units: at most 3 × 3 cells of the smallest level
+/// that needs no more, adjacent ranges merged. A query asks the key's B-tree for these
+/// ranges and filters the exact rectangle on the unit columns.
+enum KeyRanges {
+    /// The ranges covering units `columns` × `rows` (non-empty, inside 0..<2^32).
+    static func covering(columns: Range<UInt64>, rows: Range<UInt64>) -> [ClosedRange<Int64>] {
+        guard !columns.isEmpty, !rows.isEmpty, columns.upperBound <= 1 << 32, rows.upperBound <= 1 << 32 else {
+            return []
+        }
+        var level: UInt64 = 0
+        while level < 31,
+            ((columns.upperBound - 1) >> level) - (columns.lowerBound >> level) > 2
+                || ((rows.upperBound - 1) >> level) - (rows.lowerBound >> level) > 2
+        {
+            level += 1
+        }
+        var ranges: [(UInt64, UInt64)] = []
+        for cy in (rows.lowerBound >> level)...((rows.upperBound - 1) >> level) {
+            for cx in (columns.lowerBound >> level)...((columns.upperBound - 1) >> level) {
+                let low = key(x: cx << level, y: cy << level)
+                ranges.append((low, low | ((1 << (2 * level)) - 1)))
+            }
+        }
+        ranges.sort { $0.0 < $1.0 }
+        var merged: [(UInt64, UInt64)] = []
+        for range in ranges {
+            // Keys from 2^63 on are negative as stored: a range never runs across it.
+            if let last = merged.last, last.1 &+ 1 == range.0, range.0 != 1 << 63 {
+                merged[merged.count - 1].1 = range.1
+            } else {
+                merged.append(range)
+            }
+        }
+        return merged.map { Int64(bitPattern: $0.0)...Int64(bitPattern: $0.1) }
+    }
+
+    /// The Morton key of a unit position: x in the even bits, y in the odd bits.
+    static func key(x: UInt64, y: UInt64) -> UInt64 {
+        spread(x) | (spread(y) << 1)
+    }
+
+    private static func spread(_ value: UInt64) -> UInt64 {
+        var v = value & 0xFFFF_FFFF
+        v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF
+        v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF
+        v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F
+        v = (v | (v << 2)) & 0x3333_3333_3333_3333
+        v = (v | (v << 1)) & 0x5555_5555_5555_5555
+        return v
+    }
+}

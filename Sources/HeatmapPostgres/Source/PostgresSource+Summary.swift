@@ -1,0 +1,51 @@
+import HeatmapKit
+
+/// What a table holds, as `heatmap info` prints it.
+public struct PostgresTableSummary: Sendable, Hashable, Codable {
+    /// The rows the source draws (matching the filter, with a position).
+    public var rows: Int
+    /// The rows of weight 0 among them (kept, drawing nothing).
+    public var zeroWeights: Int
+    /// The rows left out: a NULL or unusable position or weight (negative, NaN, infinite).
+    public var unusable: Int
+    /// The latitudes' and longitudes' box; `nil` without rows.
+    public var bounds: PointBounds?
+    /// The smallest weight; `nil` without rows.
+    public var minimumWeight: Double?
+    /// The largest weight; `nil` without rows.
+    public var maximumWeight: Double?
+    /// The sum of the weights; `nil` without rows.
+    public var totalWeight: Double?
+}
+
+extension PostgresSource {
+    /// Counts and extent of the table's rows, from one aggregate over the table.
+    public func summary() throws(PostgresError) -> PostgresTableSummary {
+        let usable =
+            "\(layout.latitude) BETWEEN -90 AND 90 AND \(layout.longitude) > '-Infinity'::float8 "
+            + "AND \(layout.longitude) < 'Infinity'::float8 AND \(layout.weight) >= 0 "
+            + "AND \(layout.weight) < 'Infinity'::float8"
+        let filter = layout.filter.map { "WHERE (\($0))" } ?? ""
+        let sql = """
+            SELECT count(*) FILTER (WHERE \(usable)), count(*) FILTER (WHERE \(usable) AND \(layout.weight) = 0),
+            count(*) FILTER (WHERE NOT coalesce(\(usable), false)),
+            min(\(layout.latitude)) FILTER (WHERE \(usable)), min(\(layout.longitude)) FILTER (WHERE \(usable)),
+            max(\(layout.latitude)) FILTER (WHERE \(usable)), max(\(layout.longitude)) FILTER (WHERE \(usable)),
+            min(\(layout.weight)) FILTER (WHERE \(usable)), max(\(layout.weight)) FILTER (WHERE \(usable)),
+            sum(\(layout.weight)) FILTER (WHERE \(usable))
+            FROM \(layout.table) \(filter)
+            """
+        let result = try pool.with { (connection) throws(PostgresError) in try connection.execute(sql) }
+        func number(_ column: Int) -> Double? { result.text(0, column).flatMap(Double.init) }
+        let bounds: PointBounds? =
+            if let south = number(3), let west = number(4), let north = number(5), let east = number(6) {
+                PointBounds(south: south, west: west, north: north, east: east)
+            } else {
+                nil
+            }
+        return PostgresTableSummary(
+            rows: Int(result.text(0, 0) ?? "") ?? 0, zeroWeights: Int(result.text(0, 1) ?? "") ?? 0,
+            unusable: Int(result.text(0, 2) ?? "") ?? 0, bounds: bounds, minimumWeight: number(7),
+            maximumWeight: number(8), totalWeight: number(9))
+    }
+}

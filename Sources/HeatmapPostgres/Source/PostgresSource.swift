@@ -1,0 +1,180 @@
+import HeatmapKit
+
+/// Pixel weights from a PostgreSQL table: for each rectangle a tile (or M(z)'s search) needs,
+/// one `SELECT … sum(weight) … GROUP BY pixel` over the rows in it, so that what crosses the
+/// connection is bounded by the pixels, never by the rows. Positions are the fixed-point
+/// ones of the in-memory index (see ``PositionSQL``), so the tiles are the same.
+///
+/// ```swift
+/// let source = try PostgresSource(connection: ConnectionString("postgresql://localhost/gis"),
+///                                 table: PostgresTable(name: "crimes"))
+/// let layer = HeatmapTileLayer(source: source)
+/// ```
+public final class PostgresSource: WeightSource {
+    /// The source's failures: the connection's and the table's.
+    public typealias Failure = PostgresError
+
+    /// The table as described.
+    public let table: PostgresTable
+    let layout: TableLayout
+    let pool: ConnectionPool
+
+    /// Connects (failing at once if the server is down), checks the table and its columns and
+    /// finds how to read it: the columns `import` adds, else positions computed in SQL.
+    ///
+    /// - Parameter statementTimeout: a query slower than this is cancelled and fails with
+    ///   ``PostgresError/timedOut(reason:)``; `nil` for none.
+    /// - Throws: ``PostgresError`` for a connection, table or column that is not there.
+    public init(connection: ConnectionString, table: PostgresTable, statementTimeout: Duration? = nil)
+        throws(PostgresError)
+    {
+        // Whole milliseconds, at least 1 for a positive timeout, at most a day.
+        let seconds = statementTimeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let milliseconds = seconds.map { Int(min(max(($0 * 1000).rounded(.up), 0), 86_400_000)) } ?? 0
+        pool = ConnectionPool(conninfo: connection, statementTimeoutMilliseconds: milliseconds)
+        self.table = table
+        layout = try pool.with { (connection) throws(PostgresError) in
+            try Self.layout(of: table, on: connection)
+        }
+    }
+
+    /// Whether the table is one `import` made, with the key columns fast tiles need.
+    public var isImported: Bool { layout.imported }
+
+    /// For a plain table whose positions no index covers, the statement that would make its
+    /// tiles fast (each tile reads the whole table without it); `nil` otherwise.
+    public var suggestedIndex: String? { layout.keyIndexed ? nil : layout.suggestedIndex }
+
+    /// Adds the weight of each occupied pixel of `query`: the rows in its rectangle, summed
+    /// per pixel in the database.
+    public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
+        let (sql, parameters) = statement(for: query)
+        let result = try pool.with { (connection) throws(PostgresError) in
+            try connection.execute(sql, parameters, binary: true)
+        }
+        for row in 0..<result.rowCount {
+            guard let column = result.int64(row, 0), let line = result.int64(row, 1),
+                let weight = result.double(row, 2)
+            else { throw .invalidAnswer("a pixel's position or weight is missing") }
+            guard sink.add(column: Int(column), row: Int(line), weight: weight) else {
+                throw .invalidAnswer(
+                    "pixel \(column), \(line) of weight \(weight) is outside the query or not a finite weight ≥ 0")
+            }
+        }
+    }
+
+    /// The statement and its parameters for a query's pixel weights.
+    func statement(for query: WeightQuery) -> (String, [String?]) {
+        guard let cells = layout.summaries, layout.filter == nil, let level = query.space.pixelLevel,
+            CellSummaries.levels.contains(level)
+        else { return rowStatement(for: query) }
+        // The summaries while they hold the current rows, else the rows: one statement, one snapshot.
+        let fresh = "(\(CellSummaries.freshCondition(parameter: 7, level: 8)))"
+        let rows = rowStatement(
+            for: query, firstParameters: [layout.qualifiedName, "\(level)"], condition: "NOT \(fresh)")
+        var parameters = rows.1
+        parameters += [
+            "\(query.columns.lowerBound)", "\(query.columns.upperBound)", "\(query.rows.lowerBound)",
+            "\(query.rows.upperBound)",
+        ]
+        let n = parameters.count
+        var conditions = [
+            fresh, "level = $8::int2", "x >= $\(n - 3)::int8", "x < $\(n - 2)::int8", "y >= $\(n - 1)::int8",
+            "y < $\(n)::int8",
+        ]
+        var ranges: [String] = []
+        for range in KeyRanges.covering(
+            columns: UInt64(query.columns.lowerBound)..<UInt64(query.columns.upperBound),
+            rows: UInt64(query.rows.lowerBound)..<UInt64(query.rows.upperBound))
+        {
+            parameters += ["\(range.lowerBound)", "\(range.upperBound)"]
+            ranges.append("key BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
+        }
+        conditions.append("(" + ranges.joined(separator: " OR ") + ")")
+        let sql =
+            "SELECT x, y, weight FROM \(cells) WHERE \(conditions.joined(separator: " AND ")) UNION ALL \(rows.0)"
+        return (sql, parameters)
+    }
+
+    /// The statement over the rows for a query's pixel weights; `firstParameters` come after
+    /// the six of the rectangle, and `condition` is one more on the rows.
+    func rowStatement(for query: WeightQuery, firstParameters: [String?] = [], condition: String? = nil)
+        -> (String, [String?])
+    {
+        let units = (query.unitColumns, query.unitRows)
+        let shift = 24 - query.space.zoom
+        var parameters: [String?] =
+            [
+                "\(query.space.scale)", "\(shift)", "\(units.0.lowerBound)", "\(units.0.upperBound)",
+                "\(units.1.lowerBound)", "\(units.1.upperBound)",
+            ] + firstParameters
+        var conditions = [
+            "\(layout.x) >= $3::int8", "\(layout.x) < $4::int8", "\(layout.y) >= $5::int8",
+            "\(layout.y) < $6::int8", "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
+        ]
+        if layout.keyIndexed {
+            var ranges: [String] = []
+            for range in KeyRanges.covering(columns: units.0, rows: units.1) {
+                parameters.append("\(range.lowerBound)")
+                parameters.append("\(range.upperBound)")
+                ranges.append("\(layout.key) BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
+            }
+            conditions.append("(" + ranges.joined(separator: " OR ") + ")")
+        }
+        if let filter = layout.filter { conditions.append("(\(filter))") }
+        if let condition { conditions.append(condition) }
+        let sql = """
+            SELECT (\(layout.x) * $1::int8) >> $2::int4, (\(layout.y) * $1::int8) >> $2::int4, \
+            sum(\(layout.weight)) FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) GROUP BY 1, 2
+            """
+        return (sql, parameters)
+    }
+
+    /// How to read `table`: its columns, and whether an index covers the key.
+    static func layout(of table: PostgresTable, on connection: PostgresConnection) throws(PostgresError)
+        -> TableLayout
+    {
+        let quoted = PostgresConnection.quoted(identifier: table.name)
+        let columns = try connection.execute(
+            """
+            SELECT attname FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped
+            """, [quoted])
+        let names = Set((0..<columns.rowCount).compactMap { columns.text($0, 0) })
+        guard !names.isEmpty else { throw .tableMissing(table.name) }
+        for column in [table.latitudeColumn, table.longitudeColumn] + [table.weightColumn].compactMap({ $0 })
+        where !names.contains(column) {
+            throw .columnMissing(table: table.name, column: column)
+        }
+        let q = PostgresConnection.quoted(identifier:)
+        let weightColumn = table.weightColumn ?? (names.contains("weight") ? "weight" : nil)
+        let weight = weightColumn.map { "\(q($0))::float8" } ?? "1::float8"
+        if table.latitudeColumn == "lat", table.longitudeColumn == "lng", names.isSuperset(of: ["x", "y", "key"]) {
+            let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table.name))
+            let found = try connection.execute(
+                """
+                SELECT n.nspname || '.' || c.relname, to_regclass($2) IS NOT NULL \
+                AND to_regclass('heatmap_summaries') IS NOT NULL AND to_regclass('heatmap_versions') IS NOT NULL \
+                FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE c.oid = to_regclass($1)
+                """, [quoted, cells])
+            var layout = TableLayout(
+                table: quoted, x: "x", y: "y", key: "key", weight: weight, latitude: "lat", longitude: "lng",
+                keyIndexed: true, imported: true, filter: table.filter)
+            layout.qualifiedName = found.text(0, 0) ?? table.name
+            // Summaries hold the weight column: only for it.
+            if found.text(0, 1) == "t", weightColumn == "weight" { layout.summaries = cells }
+            return layout
+        }
+        try PositionSQL.install(on: connection)
+        let lat = "\(q(table.latitudeColumn))::float8"
+        let lng = "\(q(table.longitudeColumn))::float8"
+        let indexes = try connection.execute(
+            """
+            SELECT count(*) FROM pg_index WHERE indrelid = to_regclass($1) \
+            AND pg_get_indexdef(indexrelid) LIKE '%heatmap_key(%'
+            """, [quoted])
+        return TableLayout(
+            table: quoted, x: "heatmap_unit_x(\(lng))", y: "heatmap_unit_y(\(lat))", key: "heatmap_key(\(lat), \(lng))",
+            weight: weight, latitude: lat, longitude: lng, keyIndexed: (indexes.text(0, 0) ?? "0") != "0",
+            imported: false, filter: table.filter)
+    }
+}

@@ -1,0 +1,57 @@
+/// Which table to draw and how its rows are points.
+public struct PostgresTable: Sendable, Hashable {
+    /// The table's name, `schema.table` or `table`, quoted as an identifier.
+    public var name: String
+    /// The latitude column (degrees); default `lat`.
+    public var latitudeColumn: String
+    /// The longitude column (degrees); default `lng`.
+    public var longitudeColumn: String
+    /// The weight column, or `nil` for every row weighing 1 (default `weight` when the table has it).
+    public var weightColumn: String?
+    /// A condition on the rows, raw SQL put as is into every query's `WHERE` (the one place
+    /// raw SQL goes; give it only trusted text).
+    public var filter: String?
+
+    /// Describes a table; `weightColumn: nil` looks for a `weight` column.
+    public init(
+        name: String, latitudeColumn: String = "lat", longitudeColumn: String = "lng", weightColumn: String? = nil,
+        filter: String? = nil
+    ) {
+        self.name = name
+        self.latitudeColumn = latitudeColumn
+        self.longitudeColumn = longitudeColumn
+        self.weightColumn = weightColumn
+        self.filter = filter
+    }
+
+    /// The table's name without its schema, for a layer's name.
+    public var baseName: String { String(name.split(separator: ".").last ?? Substring(name)) }
+}
+
+/// How the source reads positions and weights from a table, found when it connects.
+struct TableLayout: Sendable, Hashable {
+    /// The quoted table name.
+    var table: String
+    /// SQL for the unit x, unit y, Morton key and weight of a row.
+    var x: String
+    var y: String
+    var key: String
+    var weight: String
+    /// SQL for the latitude and longitude in degrees.
+    var latitude: String
+    var longitude: String
+    /// Whether the key can be searched by an index (a column `import` made, or an index on
+    /// the expression), so that a query names key ranges.
+    var keyIndexed: Bool
+    /// Whether the table is one `import` made (x, y and key columns).
+    var imported: Bool
+    /// The user's condition, or `nil`.
+    var filter: String?
+    /// The quoted table of cell summaries (see ``CellSummaries``), or `nil`.
+    var summaries: String?
+    /// The table's `schema.name`, as the change count knows it.
+    var qualifiedName: String = ""
+
+    /// The statement that would make tiles of a plain table fast.
+    var suggestedIndex: String { "CREATE INDEX ON \(table) (\(key));" }
+}

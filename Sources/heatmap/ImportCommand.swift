@@ -1,0 +1,82 @@
+import Foundation
+import HeatmapKit
+import HeatmapPostgres
+
+/// `heatmap import DATA --postgres URL --table T [--append|--replace] [data options]`: loads
+/// points into a table that tiles can be drawn from.
+struct ImportCommand {
+    static let usage = """
+        usage: heatmap import DATA --postgres URL --table T [--append | --replace]
+                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+          DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
+          --postgres URL     a postgresql:// URL or key=value string ("" for libpq's PG* variables)
+          --table T          the table to make: lat, lng and weight columns, the x, y and
+                             key columns fast tiles need (kept by triggers), a B-tree on key, summaries
+          --append           add the rows to a table import made before
+          --replace          drop the table and make it afresh (in one transaction with the load)
+        \(DataArguments.help)
+        An existing table is refused without --append or --replace.
+        """
+
+    var dataPath: String
+    var connection: ConnectionString
+    var table: String
+    var mode: PostgresImport.Mode
+    var options: PointReadOptions
+
+    init(_ arguments: [String]) throws(CommandError) {
+        let list = try ArgumentList(
+            arguments, valued: DataArguments.valued.union(["postgres", "table"]),
+            flags: DataArguments.flags.union(["append", "replace"]))
+        guard list.positionals.count == 1 else {
+            throw .usage("import needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
+        }
+        dataPath = list.positionals[0]
+        guard let url = list.text("postgres") else { throw .usage("import needs --postgres URL\n\(Self.usage)") }
+        guard let table = list.text("table"), !table.isEmpty else { throw .usage("import needs --table T") }
+        connection = ConnectionString(url)
+        self.table = table
+        switch (list.flag("append"), list.flag("replace")) {
+        case (true, true): throw .usage("--append and --replace exclude each other")
+        case (true, false): mode = .append
+        case (false, true): mode = .replace
+        case (false, false): mode = .create
+        }
+        options = try DataArguments.options(list)
+    }
+
+    func run() throws(CommandError) {
+        let points: [WeightedLatLng]
+        do {
+            let read = try PointFileReader.readPoints(path: dataPath, options: options)
+            points = read.points
+            if let summary = read.report.skipSummary {
+                FileHandle.standardError.write(Data("heatmap: \(summary)\n".utf8))
+            }
+        } catch {
+            throw CommandError(error.description)
+        }
+        let summary: PostgresImport.Summary
+        do {
+            // Progress on a terminal only, a line rewritten about once a second.
+            let terminal = isatty(STDERR_FILENO) != 0
+            var shown = ContinuousClock.now
+            summary = try PostgresImport.run(points: points, into: table, connection: connection, mode: mode) {
+                sent, total in
+                guard terminal, ContinuousClock.now - shown >= .seconds(1) || sent == total else { return }
+                shown = ContinuousClock.now
+                let percent = total > 0 ? sent * 100 / total : 100
+                FileHandle.standardError.write(
+                    Data("\rheatmap: copying \(sent) of \(total) rows (\(percent)%)\(sent == total ? "\n" : "")".utf8))
+            }
+        } catch {
+            throw CommandError(error.description)
+        }
+        let seconds =
+            Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds) / 1e18
+        let rate = summary.rowsPerSecond.isFinite ? Int(min(summary.rowsPerSecond, 1e15).rounded()) : 0
+        print(
+            "heatmap: imported \(summary.rows) rows into \(table) in \(String(format: "%.2f", seconds)) s "
+                + "(\(rate) rows/s)")
+    }
+}

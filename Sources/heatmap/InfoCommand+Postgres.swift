@@ -1,0 +1,57 @@
+import Foundation
+import HeatmapKit
+import HeatmapPostgres
+
+extension InfoCommand {
+    /// The report on a table, as printed with `--json`.
+    struct TableOutput: Codable {
+        var table: String
+        var imported: Bool
+        var summary: PostgresTableSummary
+        var radius: Int
+        var scale: Int
+        var normalization: [Output.Normalization]
+    }
+
+    /// `info --postgres`: the table's rows, extent and weights from one aggregate, and M(z).
+    func runPostgres(_ connection: ConnectionString, _ table: PostgresTable) throws(CommandError) {
+        let source = try PostgresArguments.source(connection, table)
+        let layer = HeatmapTileLayer(source: source, settings: HeatmapSettings(radius: radius))
+        let summary: PostgresTableSummary
+        var values: [Output.Normalization] = []
+        do {
+            summary = try source.summary()
+            for zoom in zooms {
+                values.append(.init(zoom: zoom, value: try layer.normalization(zoom: zoom, scale: scale)))
+            }
+        } catch let error as PostgresError {
+            throw CommandError(error.description)
+        } catch {
+            throw CommandError("\(error)")
+        }
+        let output = TableOutput(
+            table: table.name, imported: source.isImported, summary: summary, radius: radius, scale: scale,
+            normalization: values)
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            guard let data = try? encoder.encode(output) else { throw CommandError("cannot encode the report") }
+            print(String(decoding: data, as: UTF8.self))
+            return
+        }
+        let s = output.summary
+        var text = "\(table.name) (PostgreSQL\(source.isImported ? ", imported" : "")): \(s.rows) rows drawn"
+        text += ", \(s.unusable) left out (NULL or unusable position or weight)\n"
+        if let b = s.bounds {
+            text += "bounds: south \(b.south), west \(b.west), north \(b.north), east \(b.east)\n"
+        }
+        if let minimum = s.minimumWeight, let maximum = s.maximumWeight, let sum = s.totalWeight, s.rows > 0 {
+            text += "weights: min \(minimum), max \(maximum), sum \(sum), mean \(sum / Double(s.rows))\n"
+        }
+        text += "zero weights: \(s.zeroWeights) (kept, drawing nothing)\n"
+        for value in output.normalization {
+            text += "M(\(value.zoom)) = \(value.value) (radius \(radius), scale \(scale))\n"
+        }
+        print(text, terminator: "")
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import HeatmapKit
+import HeatmapPostgres
+
+/// `--postgres URL --table T [--lat COL --lng COL] [--weight COL] [--where SQL]`: a table in
+/// place of DATA for `tile`, `info` and `serve`.
+enum PostgresArguments {
+    static let valued: Set<String> = ["postgres", "table", "where", "layer-name", "statement-timeout"]
+    static let help = """
+          --postgres URL     read the points from PostgreSQL instead of DATA: a postgresql:// URL or
+                             key=value string ("" for libpq's PG* variables and .pgpass)
+          --table T          the table (schema.table too); --lat, --lng and --weight name its columns
+                             (default lat, lng and weight if present, else every row weighs 1)
+          --where SQL        only the rows matching this raw SQL condition (trusted text only)
+        """
+
+    /// The table the options name, or `nil` without `--postgres`.
+    static func table(_ list: ArgumentList) throws(CommandError) -> (ConnectionString, PostgresTable)? {
+        guard let url = list.text("postgres") else {
+            for name in ["table", "where", "statement-timeout"] where list.text(name) != nil {
+                throw .usage("--\(name) goes with --postgres URL")
+            }
+            return nil
+        }
+        guard let name = list.text("table"), !name.isEmpty else { throw .usage("--postgres needs --table T") }
+        let table = PostgresTable(
+            name: name, latitudeColumn: list.text("lat") ?? "lat", longitudeColumn: list.text("lng") ?? "lng",
+            weightColumn: list.text("weight"), filter: list.text("where"))
+        return (ConnectionString(url), table)
+    }
+
+    /// Connects to the table, saying once on standard error which index would make a plain
+    /// table fast.
+    static func source(_ connection: ConnectionString, _ table: PostgresTable, statementTimeout: Duration? = nil)
+        throws(CommandError) -> PostgresSource
+    {
+        let source: PostgresSource
+        do {
+            source = try PostgresSource(connection: connection, table: table, statementTimeout: statementTimeout)
+        } catch {
+            throw CommandError(error.description)
+        }
+        if let statement = source.suggestedIndex {
+            FileHandle.standardError.write(
+                Data(
+                    ("heatmap: table \(table.name) has no index on its positions, so every tile reads the whole "
+                        + "table; this makes tiles fast:\n    \(statement)\n").utf8))
+        }
+        return source
+    }
+}

@@ -1,0 +1,38 @@
+import Foundation
+import HeatmapKit
+import HeatmapPostgres
+import HeatmapServer
+
+extension ServeCommand {
+    /// The layer of `--postgres`: the table's rows and extent for TileJSON, tiles drawn from SQL,
+    /// and a watcher of the table's change count that swaps in a fresh version of the layer (its
+    /// cached tiles and M(z) values dropped) when the rows change.
+    static func tableLayer(
+        _ postgres: (connection: ConnectionString, table: PostgresTable, name: String, settings: HeatmapSettings),
+        statementTimeout: Double
+    ) throws -> (ServedLayer, PostgresChangeWatcher) {
+        let timeout: Duration? = statementTimeout > 0 ? .milliseconds(min(statementTimeout, 86_400) * 1000) : nil
+        let source = try PostgresArguments.source(postgres.connection, postgres.table, statementTimeout: timeout)
+        let summary: PostgresTableSummary
+        do {
+            summary = try source.summary()
+        } catch {
+            throw CommandError(error.description)
+        }
+        let data = LayerData(source: source, count: summary.rows, bounds: summary.bounds)
+        let layer = try ServedLayer(name: postgres.name, settings: postgres.settings, data: data)
+        if (try? source.changeCount()) == nil {
+            FileHandle.standardError.write(
+                Data(
+                    ("heatmap: table \(postgres.table.name) has no change count (import makes one), so changes "
+                        + "to its rows show only after a restart\n").utf8))
+        }
+        let watcher = PostgresChangeWatcher(source: source) {
+            let fresh = try? source.summary()
+            layer.replace(
+                with: LayerData(
+                    source: source, count: fresh?.rows ?? summary.rows, bounds: fresh?.bounds ?? summary.bounds))
+        }
+        return (layer, watcher)
+    }
+}
