@@ -117,15 +117,6 @@ struct ImageCommand {
     }
 
     private func write(_ bytes: [UInt8]) throws(CommandError) {
-        guard let output else {
-            guard isatty(STDOUT_FILENO) == 0 else {
-                throw .usage("refusing to write a binary image to the terminal; give --output FILE or redirect")
-            }
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        guard FileManager.default.createFile(atPath: output, contents: Data(bytes)) else {
-            throw CommandError("cannot write \(output)")
-        }
+        try OutputFile.write(bytes, to: output, what: "image")
     }
 }

@@ -93,25 +93,6 @@ struct TileCommand {
     }
 
     private func write(_ bytes: [UInt8]) throws(CommandError) {
-        guard let output else {
-            guard isatty(STDOUT_FILENO) == 0 else {
-                throw .usage("refusing to write a binary tile to the terminal; give --output FILE or redirect")
-            }
-            FileHandle.standardOutput.write(Data(bytes))
-            return
-        }
-        // Written in place, not by FileManager.createFile, which renames a temporary file over
-        // the path: as root, `--output /dev/null` replaced the device with a regular file.
-        let descriptor = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        guard descriptor >= 0 else {
-            throw CommandError("cannot write \(output): \(String(cString: strerror(errno)))")
-        }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        do {
-            try handle.write(contentsOf: Data(bytes))
-            try handle.close()
-        } catch {
-            throw CommandError("cannot write \(output): \(error.localizedDescription)")
-        }
+        try OutputFile.write(bytes, to: output, what: "tile")
     }
 }
