@@ -5,6 +5,8 @@ import HeatmapKit
 struct TileCommand {
     static let usage = """
         usage: heatmap tile DATA Z/X/Y[@2x|@3x] [--radius N] [--opacity F] [--max-intensity M]
+                            [--gradient G] [--color-map-size N] [--color-scale linear|sqrt|log]
+                            [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                             [--format png|intensity] [--output FILE]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
@@ -12,6 +14,7 @@ struct TileCommand {
           --radius N         kernel radius in points, 10...50 (default 20)
           --opacity F        0...1 (default 0.7)
           --max-intensity M  a fixed normalisation value instead of the zoom's true maximum
+        \(AppearanceArguments.help)
           --format           png (default), or intensity: Float32 little-endian, row-major,
                              north row first, before normalisation
           --output FILE      where to write (default: standard output)
@@ -28,7 +31,9 @@ struct TileCommand {
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
-            arguments, valued: DataArguments.valued.union(["radius", "opacity", "max-intensity", "format", "output"]),
+            arguments,
+            valued: DataArguments.valued.union(["radius", "opacity", "max-intensity", "format", "output"])
+                .union(AppearanceArguments.valued),
             flags: DataArguments.flags)
         guard list.positionals.count == 2 else {
             throw .usage("tile needs DATA and Z/X/Y, got \(list.positionals.count) arguments\n\(Self.usage)")
@@ -39,6 +44,7 @@ struct TileCommand {
         settings.radius = try list.integer("radius") ?? settings.radius
         settings.opacity = try list.number("opacity") ?? settings.opacity
         settings.maximumIntensity = try list.number("max-intensity")
+        try AppearanceArguments.apply(list, to: &settings)
         format = list.text("format") ?? "png"
         guard ["png", "intensity"].contains(format) else {
             throw .usage("--format is png or intensity, got \"\(format)\"")
