@@ -8,6 +8,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidMaximumIntensity(Double)
     /// A gradient's colours, start points or colour map size are unusable; the text says why.
     case invalidGradient(String)
+    /// A minimum or maximum zoom intensity is outside 0...22, or the minimum above the maximum.
+    case invalidZoomIntensity(String)
     /// The point at `index` of the data has an unusable coordinate; the text says which and why.
     case invalidPoint(index: Int, reason: String)
     /// The zoom level is outside 0...``WebMercator/maximumZoom``.
@@ -32,6 +34,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "maximum intensity \(value) must be a finite number above 0"
         case .invalidGradient(let reason):
             return "invalid gradient: \(reason)"
+        case .invalidZoomIntensity(let reason):
+            return "invalid zoom intensity range: \(reason)"
         case .invalidPoint(let index, let reason):
             return "point \(index): \(reason)"
         case .unsupportedZoom(let zoom):

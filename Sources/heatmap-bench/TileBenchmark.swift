@@ -12,6 +12,9 @@ struct TileMeasurement: Codable {
     var gatherMs: Double
     var convolveMs: Double
     var colourMs: Double
+    /// Colouring the same grid under the sqrt and log colour scales (threshold lookups).
+    var colourSqrtMs: Double?
+    var colourLogMs: Double?
     var encodeMs: Double
     var totalMs: Double
     var pngBytes: Int
@@ -53,6 +56,10 @@ struct TileBenchmark {
         let rect = PixelRect(tileX: x, y: y, in: space)
         let maximum = Double(index.maximumIntensity(space: space, kernel: kernel))
         let colours = ColorMap(gradient: .default, opacity: 0.7)
+        let sqrtColours = ColorMap(gradient: .default, opacity: 0.7, scale: .sqrt)
+        let logColours = ColorMap(gradient: .default, opacity: 0.7, scale: .log)
+        var sqrtColourings: [Double] = []
+        var logColourings: [Double] = []
         let encoder = PNGEncoder()
         var gathers: [Double] = []
         var convolves: [Double] = []
@@ -66,6 +73,8 @@ struct TileBenchmark {
             convolves.append(timings.convolve.milliseconds)
             var image = RGBAImage(transparentWidth: 0, height: 0)
             colourings.append(Measure.seconds { image = colours.colorize(grid, maximum: maximum) } * 1000)
+            sqrtColourings.append(Measure.seconds { _ = sqrtColours.colorize(grid, maximum: maximum) } * 1000)
+            logColourings.append(Measure.seconds { _ = logColours.colorize(grid, maximum: maximum) } * 1000)
             encodings.append(try Measure.seconds { bytes = try encoder.encode(image).count } * 1000)
         }
         var m = TileMeasurement(
@@ -75,6 +84,8 @@ struct TileBenchmark {
             gatherMs: Measure.median(gathers), convolveMs: Measure.median(convolves),
             colourMs: Measure.median(colourings), encodeMs: Measure.median(encodings), totalMs: 0, pngBytes: bytes,
             normalization: maximum)
+        m.colourSqrtMs = Measure.median(sqrtColourings)
+        m.colourLogMs = Measure.median(logColourings)
         m.totalMs = m.gatherMs + m.convolveMs + m.colourMs + m.encodeMs
         if reference {
             let ms =

@@ -7,7 +7,8 @@ struct ImageCommand {
     static let usage = """
         usage: heatmap image DATA --center LAT,LNG --zoom Z --size WxH [--scale S] [--output FILE]
                              [--base URL_TEMPLATE] [--base-tile-size 256|512]
-                             [--radius N] [--opacity F] [--max-intensity M]
+                             [--radius N] [--opacity F] [--max-intensity M] [--gradient G]
+                             [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --center LAT,LNG   the centre of the image in degrees
@@ -18,7 +19,8 @@ struct ImageCommand {
                              file:///dir/{z}/{x}/{y}.png, http:// or https://
           --base-tile-size   the base tiles' side in pixels (default 256; scaled up by nearest
                              neighbour to the heatmap's 256 × scale)
-          --radius, --opacity, --max-intensity   as for heatmap tile
+          --radius, --opacity, --max-intensity, --gradient, --color-map-size, --color-scale,
+          --min-zoom-intensity, --max-zoom-intensity   as for heatmap tile
           --output FILE      where to write the PNG (default: standard output)
         \(DataArguments.help)
         """
@@ -37,7 +39,7 @@ struct ImageCommand {
             valued: DataArguments.valued.union([
                 "center", "zoom", "size", "scale", "base", "base-tile-size", "radius", "opacity", "max-intensity",
                 "output",
-            ]), flags: DataArguments.flags)
+            ]).union(AppearanceArguments.valued), flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -62,6 +64,7 @@ struct ImageCommand {
         settings.radius = try list.integer("radius") ?? settings.radius
         settings.opacity = try list.number("opacity") ?? settings.opacity
         settings.maximumIntensity = try list.number("max-intensity")
+        try AppearanceArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {

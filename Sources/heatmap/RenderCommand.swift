@@ -10,6 +10,7 @@ struct RenderCommand {
     static let usage = """
         usage: heatmap render DATA --zoom A-B --output heat.mbtiles|heat.pmtiles|DIR/
                               [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
+                              [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                               [--scale 1|2|3] [--bounds W,S,E,N] [--jobs N] [--name NAME]
                               [--attribution TEXT] [--quiet] [--force] [--resume]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
@@ -17,7 +18,8 @@ struct RenderCommand {
           --zoom A-B         the zoom levels to render, 0...22 (or one level, --zoom 5)
           --output OUT       .mbtiles (MBTiles 1.3), .pmtiles (PMTiles v3), or a folder of
                              {z}/{x}/{y}.png ({y}@2x.png at --scale 2)
-          --radius, --opacity, --max-intensity   as for heatmap tile; --gradient as for serve
+          --radius, --opacity, --max-intensity, --gradient, --color-map-size, --color-scale,
+          --min-zoom-intensity, --max-zoom-intensity   as for heatmap tile
           --scale S          1, 2 or 3: tiles of 256, 512 or 768 pixels (default 1)
           --bounds W,S,E,N   only the tiles that meet this area (degrees; W > E crosses 180°)
           --jobs N           render threads (default: every core)
@@ -52,7 +54,7 @@ struct RenderCommand {
             valued: DataArguments.valued.union([
                 "zoom", "output", "radius", "opacity", "gradient", "max-intensity", "scale", "bounds", "jobs", "name",
                 "attribution",
-            ]), flags: DataArguments.flags.union(["quiet", "force", "resume"]))
+            ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["quiet", "force", "resume"]))
         guard list.positionals.count == 1 else {
             throw .usage("render needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -78,8 +80,8 @@ struct RenderCommand {
         settings.opacity = try list.number("opacity") ?? settings.opacity
         settings.maximumIntensity = try list.number("max-intensity")
         gradientText = list.text("gradient") ?? "default"
+        try AppearanceArguments.apply(list, to: &settings)
         do {
-            settings.gradient = try GradientPresets.parse(gradientText)
             try settings.validate()
         } catch {
             throw .usage("\(error)")
@@ -99,6 +101,9 @@ struct RenderCommand {
             "max-intensity": settings.maximumIntensity.map { String($0) } ?? "auto",
             "bounds": list.text("bounds") ?? "",
         ]
+        for key in AppearanceArguments.valued where key != "gradient" {
+            if let value = list.text(key) { recorded[key] = value }
+        }
         for key in DataArguments.valued { if let value = list.text(key) { recorded[key] = value } }
         if list.flag("skip-invalid") { recorded["skip-invalid"] = "yes" }
     }

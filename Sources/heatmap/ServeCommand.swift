@@ -20,7 +20,9 @@ struct ServeCommand {
                              the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
           --layer NAME=FILE  a layer with a name of your choice (repeatable)
           --radius, --opacity, --max-intensity   every layer's settings (see heatmap help tile)
-          --gradient G       a preset (default, fire, ice, viridis, classic) or COLOUR:STOP,...
+          --gradient, --color-map-size, --color-scale, --min-zoom-intensity, --max-zoom-intensity
+                             as for heatmap tile (presets: default, viridis, inferno, magma,
+                             turbo, cividis, fire, ice, classic)
                              such as 0000ff:0.2,ff0000:1
           --config FILE      JSON with host, port, cacheMB, cacheControl, cors, attribution,
                              defaults {radius, opacity, gradient, maxIntensity} and layers
@@ -33,7 +35,8 @@ struct ServeCommand {
           --layer-name N     the table's layer name (default: the table's name)
           --statement-timeout S   cancel a query slower than S seconds, answering 503 (default 30; 0 for none)
         Routes: / (map), /catalog, /{layer}.json (TileJSON), /{layer}/{z}/{x}/{y}[@2x].png,
-        /health, /metrics. Tiles take ?radius=&opacity=&gradient=&max= overrides.
+        /health, /metrics. Tiles take ?radius=&opacity=&gradient=&max= overrides, and
+        color-map-size=, color-scale=, min-zoom-intensity=, max-zoom-intensity=.
         SIGHUP reloads the data; SIGINT or SIGTERM stops after the requests under way.
         """
 
@@ -72,7 +75,7 @@ struct ServeCommand {
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map",
-            ]), flags: DataArguments.flags.union(["no-cors"]))
+            ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["no-cors"]))
         readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
         if let path = list.text("config") {
@@ -102,7 +105,7 @@ struct ServeCommand {
             var base = try (config.defaults?.applied(to: .default)) ?? .default
             base.radius = try list.integer("radius") ?? base.radius
             base.opacity = try list.number("opacity") ?? base.opacity
-            if let gradient = list.text("gradient") { base.gradient = try GradientPresets.parse(gradient) }
+            try AppearanceArguments.apply(list, to: &base)
             if let maximum = try list.number("max-intensity") { base.maximumIntensity = maximum }
             for file in list.positionals { layers.append((Self.layerName(file), file, base)) }
             if let (connection, table) = try PostgresArguments.table(list) {

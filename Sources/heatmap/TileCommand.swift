@@ -6,6 +6,8 @@ import HeatmapPostgres
 struct TileCommand {
     static let usage = """
         usage: heatmap tile DATA Z/X/Y[@2x|@3x] [--radius N] [--opacity F] [--max-intensity M]
+                            [--gradient G] [--color-map-size N] [--color-scale linear|sqrt|log]
+                            [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                             [--format png|intensity] [--output FILE]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap tile --postgres URL --table T Z/X/Y[@2x|@3x] [--where SQL] [the same options]
@@ -14,6 +16,7 @@ struct TileCommand {
           --radius N         kernel radius in points, 10...50 (default 20)
           --opacity F        0...1 (default 0.7)
           --max-intensity M  a fixed normalisation value instead of the zoom's true maximum
+        \(AppearanceArguments.help)
           --format           png (default), or intensity: Float32 little-endian, row-major,
                              north row first, before normalisation
           --output FILE      where to write (default: standard output)
@@ -35,7 +38,7 @@ struct TileCommand {
             arguments,
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "radius", "opacity", "max-intensity", "format", "output",
-            ]), flags: DataArguments.flags)
+            ]).union(AppearanceArguments.valued), flags: DataArguments.flags)
         postgres = try PostgresArguments.table(list)
         let wanted = postgres == nil ? 2 : 1
         guard list.positionals.count == wanted else {
@@ -48,6 +51,7 @@ struct TileCommand {
         settings.radius = try list.integer("radius") ?? settings.radius
         settings.opacity = try list.number("opacity") ?? settings.opacity
         settings.maximumIntensity = try list.number("max-intensity")
+        try AppearanceArguments.apply(list, to: &settings)
         format = list.text("format") ?? "png"
         guard ["png", "intensity"].contains(format) else {
             throw .usage("--format is png or intensity, got \"\(format)\"")

@@ -4,9 +4,20 @@ public struct ColorMap: Sendable {
     public let entries: [UInt8]
     /// The number of entries: the gradient's `colorMapSize`.
     public var count: Int { entries.count / 4 }
+    /// How intensities pick entries; see ``ColorScale``.
+    public let scale: ColorScale
+    /// For a scale other than linear: entry `buckets[b]` is the last whose threshold τₑ is at
+    /// most b / ``bucketCount``, where a pixel's search for its entry starts.
+    let buckets: [Int32]
+    /// τₑ of every entry, for a scale other than linear.
+    let thresholds: [Double]
 
-    /// Samples `gradient` and multiplies every alpha by `opacity` (0...1), rounded.
-    public init(gradient: Gradient, opacity: Double) {
+    /// The number of equal slices of 0...1 that index ``buckets``.
+    static let bucketCount = 1 << 14
+
+    /// Samples `gradient` and multiplies every alpha by `opacity` (0...1), rounded; `scale`
+    /// (default linear) says how intensities pick entries.
+    public init(gradient: Gradient, opacity: Double, scale: ColorScale = .linear) {
         var entries = [UInt8](repeating: 0, count: gradient.colorMapSize * 4)
         let o = min(max(opacity.isNaN ? 0 : opacity, 0), 1)
         for i in 0..<gradient.colorMapSize {
@@ -17,10 +28,27 @@ public struct ColorMap: Sendable {
             entries[4 * i + 3] = UInt8((Double(c.alpha) * o).rounded())
         }
         self.entries = entries
+        self.scale = scale
+        if scale == .linear {
+            thresholds = []
+            buckets = []
+        } else {
+            let thresholds = scale.thresholds(count: gradient.colorMapSize)
+            var buckets = [Int32](repeating: 0, count: Self.bucketCount + 1)
+            var entry = 0
+            for b in 0...Self.bucketCount {
+                let start = Double(b) / Double(Self.bucketCount)
+                while entry + 1 < thresholds.count && thresholds[entry + 1] <= start { entry += 1 }
+                buckets[b] = Int32(truncatingIfNeeded: entry)
+            }
+            self.thresholds = thresholds
+            self.buckets = buckets
+        }
     }
 
-    /// Colours an intensity grid: a pixel of intensity I > 0 takes entry
-    /// min(count − 1, ⌊I / maximum · (count − 1)⌋); a pixel of intensity 0 is transparent.
+    /// Colours an intensity grid: with the linear scale a pixel of intensity I > 0 takes entry
+    /// min(count − 1, ⌊I / maximum · (count − 1)⌋), with another the largest e with
+    /// I ≥ τₑ · maximum (see ``ColorScale``); a pixel of intensity 0 is transparent.
     ///
     /// Any M > 0 works, however small or large against the intensities: I / M · (count − 1)
     /// is clamped to the last entry in floating point before it becomes an index, so a tiny
@@ -33,6 +61,10 @@ public struct ColorMap: Sendable {
     public func colorize(_ grid: IntensityGrid, maximum: Double) -> RGBAImage {
         var image = RGBAImage(transparentWidth: grid.width, height: grid.height)
         guard maximum > 0, maximum.isFinite else { return image }
+        if scale != .linear {
+            colorizeByThresholds(grid, maximum: maximum, into: &image)
+            return image
+        }
         let factor = Double(count - 1) / maximum
         let last = count - 1
         let lastEntry = Double(last)

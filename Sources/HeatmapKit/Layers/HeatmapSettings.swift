@@ -10,14 +10,39 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// A fixed normalisation value M for every zoom, or `nil` (the default) for the true
     /// maximum intensity of the data at each zoom and scale.
     public var maximumIntensity: Double?
+    /// How intensities pick colours: linear (the default, Google's), sqrt or log; see
+    /// ``ColorScale``.
+    public var colorScale: ColorScale
+    /// Google's `minimumZoomIntensity`: below this zoom, M(z) is the true maximum at this zoom.
+    /// `nil` (the default): 0. Ignored with ``maximumIntensity``.
+    public var minimumZoomIntensity: Int?
+    /// Google's `maximumZoomIntensity`: above this zoom, M(z) is the true maximum at this zoom.
+    /// `nil` (the default): 22. Equal to ``minimumZoomIntensity``: one maximum for all zooms.
+    public var maximumZoomIntensity: Int?
 
     /// Creates settings; every argument has Google's default.
-    public init(radius: Int = 20, gradient: Gradient = .default, opacity: Double = 0.7, maximumIntensity: Double? = nil)
-    {
+    public init(
+        radius: Int = 20, gradient: Gradient = .default, opacity: Double = 0.7, maximumIntensity: Double? = nil,
+        colorScale: ColorScale = .linear, minimumZoomIntensity: Int? = nil, maximumZoomIntensity: Int? = nil
+    ) {
         self.radius = radius
         self.gradient = gradient
         self.opacity = opacity
         self.maximumIntensity = maximumIntensity
+        self.colorScale = colorScale
+        self.minimumZoomIntensity = minimumZoomIntensity
+        self.maximumZoomIntensity = maximumZoomIntensity
+    }
+
+    /// The zoom whose true maximum is M(`zoom`): `zoom` clamped to
+    /// ``minimumZoomIntensity``...``maximumZoomIntensity``. Between them every zoom has its own
+    /// exact maximum (nothing is interpolated, as in Google's Android utility); beyond them the
+    /// end zoom's maximum holds.
+    public func normalizationZoom(_ zoom: Int) -> Int {
+        var clamped = zoom
+        if let low = minimumZoomIntensity { clamped = max(clamped, low) }
+        if let high = maximumZoomIntensity { clamped = min(clamped, high) }
+        return clamped
     }
 
     /// Google's default settings.
@@ -29,10 +54,20 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// Checks every value.
     ///
     /// - Throws: ``HeatmapError/invalidRadius(_:)``, ``HeatmapError/invalidOpacity(_:)`` or
-    ///   ``HeatmapError/invalidMaximumIntensity(_:)`` naming the value.
+    ///   ``HeatmapError/invalidMaximumIntensity(_:)`` naming the value, or
+    ///   ``HeatmapError/invalidZoomIntensity(_:)`` for zooms outside 0...22 or in the wrong order.
     public func validate() throws(HeatmapError) {
         guard Self.radiusRange.contains(radius) else { throw .invalidRadius(radius) }
         guard opacity.isFinite, (0...1).contains(opacity) else { throw .invalidOpacity(opacity) }
         if let m = maximumIntensity, !(m.isFinite && m > 0) { throw .invalidMaximumIntensity(m) }
+        let zooms = 0...WebMercator.maximumZoom
+        for (name, zoom) in [
+            ("minimumZoomIntensity", minimumZoomIntensity), ("maximumZoomIntensity", maximumZoomIntensity),
+        ] {
+            if let zoom, !zooms.contains(zoom) { throw .invalidZoomIntensity("\(name) \(zoom) is outside 0...22") }
+        }
+        if let low = minimumZoomIntensity, let high = maximumZoomIntensity, low > high {
+            throw .invalidZoomIntensity("minimumZoomIntensity \(low) is above maximumZoomIntensity \(high)")
+        }
     }
 }

@@ -16,11 +16,13 @@ extension HeatmapTileLayer {
     }
 
     /// M(z): the normalisation value used at a zoom and scale, the fixed
-    /// ``maximumIntensity`` if set, else the data's largest intensity there (0 without data).
+    /// ``maximumIntensity`` if set, else the data's largest intensity at
+    /// ``HeatmapSettings/normalizationZoom(_:)`` (0 without data).
     public func normalization(zoom: Int, scale: Int = 1) throws(HeatmapError) -> Double {
         let snapshot = try snapshot()
         if let fixed = snapshot.settings.maximumIntensity { return fixed }
-        let space = try PixelSpace(zoom: zoom, scale: scale)
+        _ = try PixelSpace(zoom: zoom, scale: scale)
+        let space = try PixelSpace(zoom: snapshot.settings.normalizationZoom(zoom), scale: scale)
         let source = try snapshot.data.source()
         return Double(
             try snapshot.data.maximumIntensity(source: source, space: space, radius: snapshot.settings.radius))

@@ -15,12 +15,12 @@ extension HeatmapTileLayer {
         try state.withLock { (state) throws(HeatmapError) -> Snapshot in
             let settings = override ?? state.settings
             try settings.validate()
-            let key = ColorMapKey(gradient: settings.gradient, opacity: settings.opacity)
+            let key = ColorMapKey(gradient: settings.gradient, opacity: settings.opacity, scale: settings.colorScale)
             let map: ColorMap
             if let made = state.colorMaps[key] {
                 map = made
             } else {
-                map = ColorMap(gradient: key.gradient, opacity: key.opacity)
+                map = ColorMap(gradient: key.gradient, opacity: key.opacity, scale: key.scale)
                 // A few live settings at a time; a page tuning colours makes many, so start afresh.
                 if state.colorMaps.count >= 16 { state.colorMaps.removeAll() }
                 state.colorMaps[key] = map
@@ -89,9 +89,12 @@ extension HeatmapTileLayer {
             return .notAvailableYet
         }
         let radius = snapshot.settings.radius
+        // A zoom the range would clamp into 0...22 is still an error, as from tileFor.
+        _ = try PixelSpace(zoom: zoom, scale: scale)
+        let normalizationZoom = snapshot.settings.normalizationZoom(zoom)
         if snapshot.settings.maximumIntensity == nil,
-            !data.knowsMaximumIntensity(zoom: zoom, scale: scale, radius: radius),
-            let source = try? data.source(), let space = try? PixelSpace(zoom: zoom, scale: scale)
+            !data.knowsMaximumIntensity(zoom: normalizationZoom, scale: scale, radius: radius),
+            let source = try? data.source(), let space = try? PixelSpace(zoom: normalizationZoom, scale: scale)
         {
             data.startMaximumIntensity(source: source, space: space, radius: radius)
             return .notAvailableYet
@@ -111,7 +114,9 @@ extension HeatmapTileLayer {
         if let fixed = snapshot.settings.maximumIntensity {
             maximum = fixed
         } else {
-            maximum = Double(try snapshot.data.maximumIntensity(source: source, space: space, radius: radius))
+            let zoom = snapshot.settings.normalizationZoom(space.zoom)
+            let normalizing = zoom == space.zoom ? space : try PixelSpace(zoom: zoom, scale: space.scale)
+            maximum = Double(try snapshot.data.maximumIntensity(source: source, space: normalizing, radius: radius))
         }
         let image = snapshot.colorMap.colorize(grid, maximum: maximum)
         do {

@@ -26,6 +26,7 @@ public final class HeatmapTileLayer: Sendable {
     struct ColorMapKey: Hashable {
         var gradient: Gradient
         var opacity: Double
+        var scale: ColorScale = .linear
     }
 
     struct TileKey: Hashable, Sendable, CacheCost {

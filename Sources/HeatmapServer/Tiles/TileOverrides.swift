@@ -1,7 +1,9 @@
 import HeatmapKit
 
-/// Per-request settings from the query: `radius`, `opacity`, `gradient` and `max` (a fixed
-/// normalisation, or `auto`). Other parameters are ignored (and not part of the cache key).
+/// Per-request settings from the query: `radius`, `opacity`, `gradient`, `color-map-size`,
+/// `color-scale` (linear, sqrt, log), `max` (a fixed normalisation, or `auto`) and
+/// `min-zoom-intensity`/`max-zoom-intensity` (zooms 0...22 beyond which M(z) holds, or `auto`).
+/// Other parameters are ignored (and not part of the cache key).
 public struct TileOverrides: Sendable, Hashable {
     /// Radius in points, 10...50.
     public var radius: Int?
@@ -13,9 +15,20 @@ public struct TileOverrides: Sendable, Hashable {
     public private(set) var gradientText: String?
     /// A fixed maximum intensity; `.some(nil)` for `auto` (each zoom's true maximum).
     public var maximum: Double??
+    /// Entries of the colour map, 2...2^20; with no `gradient`, the layer's gradient resampled.
+    public private(set) var colorMapSize: Int?
+    /// How intensities pick colours.
+    public var colorScale: ColorScale?
+    /// Google's minimumZoomIntensity; `.some(nil)` for `auto` (0).
+    public var minimumZoomIntensity: Int??
+    /// Google's maximumZoomIntensity; `.some(nil)` for `auto` (22).
+    public var maximumZoomIntensity: Int??
 
     /// The names understood.
-    public static let parameterNames = ["radius", "opacity", "gradient", "max"]
+    public static let parameterNames = [
+        "radius", "opacity", "gradient", "color-map-size", "color-scale", "max", "min-zoom-intensity",
+        "max-zoom-intensity",
+    ]
 
     /// No overrides.
     public init() {}
@@ -37,8 +50,22 @@ public struct TileOverrides: Sendable, Hashable {
                 }
                 opacity = o
             case "gradient":
-                gradient = try GradientPresets.parse(value)
                 gradientText = value
+            case "color-map-size":
+                guard let n = Int(value), (2...Gradient.maximumColorMapSize).contains(n) else {
+                    throw OverrideError(
+                        "color-map-size \"\(value)\" is not a whole number in 2...\(Gradient.maximumColorMapSize)")
+                }
+                colorMapSize = n
+            case "color-scale":
+                guard let scale = ColorScale(rawValue: value) else {
+                    throw OverrideError("color-scale \"\(value)\" is not linear, sqrt or log")
+                }
+                colorScale = scale
+            case "min-zoom-intensity":
+                minimumZoomIntensity = try Self.zoom(value, name)
+            case "max-zoom-intensity":
+                maximumZoomIntensity = try Self.zoom(value, name)
             case "max":
                 if value == "auto" {
                     maximum = .some(nil)
@@ -51,18 +78,43 @@ public struct TileOverrides: Sendable, Hashable {
             default: continue
             }
         }
+        if let gradientText { gradient = try GradientPresets.parse(gradientText, colorMapSize: colorMapSize) }
+        if let low = minimumZoomIntensity ?? nil, let high = maximumZoomIntensity ?? nil, low > high {
+            throw OverrideError("min-zoom-intensity \(low) is above max-zoom-intensity \(high)")
+        }
+    }
+
+    private static func zoom(_ value: String, _ name: String) throws(OverrideError) -> Int? {
+        if value == "auto" { return nil }
+        guard let zoom = Int(value), (0...22).contains(zoom) else {
+            throw OverrideError("\(name) \"\(value)\" is not a zoom in 0...22 or auto")
+        }
+        return zoom
     }
 
     /// Whether nothing is overridden.
-    public var isEmpty: Bool { radius == nil && opacity == nil && gradientText == nil && maximum == nil }
+    public var isEmpty: Bool {
+        radius == nil && opacity == nil && gradientText == nil && maximum == nil && colorMapSize == nil
+            && colorScale == nil && minimumZoomIntensity == nil && maximumZoomIntensity == nil
+    }
 
     /// The layer's settings with these applied.
     public func applied(to base: HeatmapSettings) -> HeatmapSettings {
         var settings = base
         if let radius { settings.radius = radius }
         if let opacity { settings.opacity = opacity }
-        if let gradient { settings.gradient = gradient }
+        if let gradient {
+            settings.gradient = gradient
+        } else if let colorMapSize, colorMapSize != base.gradient.colorMapSize,
+            let resized = try? Gradient(
+                colors: base.gradient.colors, startPoints: base.gradient.startPoints, colorMapSize: colorMapSize)
+        {
+            settings.gradient = resized
+        }
         if let maximum { settings.maximumIntensity = maximum }
+        if let colorScale { settings.colorScale = colorScale }
+        if let minimumZoomIntensity { settings.minimumZoomIntensity = minimumZoomIntensity }
+        if let maximumZoomIntensity { settings.maximumZoomIntensity = maximumZoomIntensity }
         return settings
     }
 
@@ -72,7 +124,15 @@ public struct TileOverrides: Sendable, Hashable {
         if let radius { parts.append("radius=\(radius)") }
         if let opacity { parts.append("opacity=\(opacity)") }
         if let gradientText { parts.append("gradient=\(QueryEncoding.encode(gradientText))") }
+        if let colorMapSize { parts.append("color-map-size=\(colorMapSize)") }
+        if let colorScale { parts.append("color-scale=\(colorScale.rawValue)") }
         if let maximum { parts.append("max=\(maximum.map { "\($0)" } ?? "auto")") }
+        if let minimumZoomIntensity {
+            parts.append("min-zoom-intensity=\(minimumZoomIntensity.map { "\($0)" } ?? "auto")")
+        }
+        if let maximumZoomIntensity {
+            parts.append("max-zoom-intensity=\(maximumZoomIntensity.map { "\($0)" } ?? "auto")")
+        }
         return parts.joined(separator: "&")
     }
 }
