@@ -41,7 +41,7 @@ extension TileService {
         let key = TileKey(
             layer: name, generation: layer.cacheGeneration, settings: .default, zoom: zoom, x: x, y: y, scale: scale)
         return cachedOrShared(request, key: key, route: route) { [self] done in
-            Task { [self] in done(await ask(layer, key: key)) }
+            Task(executorPreference: DispatchTaskExecutor.shared) { [self] in done(await ask(layer, key: key)) }
         }
     }
 

@@ -29,7 +29,9 @@ extension TileService {
         case .failure(let failure): return finish(.text(failure.status, failure.message), route: route)
         }
         return .deferred { [self] completion in
-            Task { [self] in completion(decorate(await draw(layer, name: name, viewport, request), route: route)) }
+            Task(executorPreference: DispatchTaskExecutor.shared) { [self] in
+                completion(decorate(await draw(layer, name: name, viewport, request), route: route))
+            }
         }
     }
 
