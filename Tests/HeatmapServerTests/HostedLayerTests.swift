@@ -208,4 +208,24 @@ struct HostedLayerTests {
         try Data(#"{"layers": [{"name": "x"}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
         #expect(throws: OverrideError.self) { try ServeConfiguration.load(path: bad) }
     }
+
+    @Test("README's own-layer example: TestTileLayer hosted beside the heatmap, in a stack, as written")
+    func readmeExample() throws {
+        let png = try Upstream.solidPNG(side: 256, red: 0, green: 128, blue: 0, alpha: 255)
+        let service = try TileService(
+            layers: [try ServedLayer(name: "police", data: try LayerData.load(path: try TestServer.fixturePath()))],
+            hosted: [try HostedLayer(name: "odd", layer: TestTileLayer(australia: png))],
+            stacks: [StackDefinition(name: "map", layers: ["odd", "police"])])
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, responder: service)
+        server.start()
+        defer {
+            server.shutdown(grace: 2)
+            server.waitUntilStopped()
+        }
+        let client = try TestClient(port: server.port)
+        #expect(try client.get("/odd/3/7/4.png").body == png)
+        #expect(try client.get("/map/3/7/4.png").status == 200)
+        #expect(try client.get("/odd+police/3/6/4.png").status == 200)
+        #expect(try client.get("/static/map/134,-25,3/64x64.png").status == 200)
+    }
 }
