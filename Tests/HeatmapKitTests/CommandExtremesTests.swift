@@ -68,7 +68,12 @@ import Testing
             for flag in ["--zoom", "--radius", "--scale"] { _ = try run(["info", data, flag, number]) }
         }
         let csv = FileManager.default.temporaryDirectory.appendingPathComponent("extremes-\(UUID().uuidString).csv")
-        defer { try? FileManager.default.removeItem(at: csv) }
+        // A file of its own, not /dev/null: a command that renamed over its output would replace the device.
+        let png = csv.deletingPathExtension().appendingPathExtension("png")
+        defer {
+            try? FileManager.default.removeItem(at: csv)
+            try? FileManager.default.removeItem(at: png)
+        }
         for (latitude, longitude, weight) in [
             ("1", "2.9768627017671585e+34", "1"), ("90", "-1.7976931348623157e308", "3e37"), ("-90", "1e300", "1e38"),
             ("1", "2", "3.4028235e38"), ("1", "2", "1e-45"), ("1", "2", "4.9e-324"), ("85.1", "180", "0"),
@@ -79,7 +84,7 @@ import Testing
             #expect(!result.output.contains("inf") && !result.output.contains("nan"), "\(rows): \(result.output)")
             #expect(
                 result.status == 0 || result.error.contains(csv.lastPathComponent + ":"), "\(rows): \(result.error)")
-            _ = try run(["tile", csv.path, "0/0/0", "--output", "/dev/null"])
+            _ = try run(["tile", csv.path, "0/0/0", "--output", png.path])
         }
     }
 }

@@ -225,7 +225,7 @@ struct HostedLayerTests {
         let client = try TestClient(port: server.port)
         #expect(try client.get("/odd/3/7/4.png").body == png)
         #expect(try client.get("/map/3/7/4.png").status == 200)
-        #expect(try client.get("/odd+police/3/6/4.png").status == 200)
+        #expect(try client.get("/odd+police/3/7/4.png").status == 200)
         #expect(try client.get("/static/map/134,-25,3/64x64.png").status == 200)
     }
 }
