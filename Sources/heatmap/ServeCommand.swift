@@ -9,24 +9,29 @@ import Synchronization
 /// `heatmap serve DATA... [options]`: an HTTP tile server with a map page.
 struct ServeCommand {
     static let usage = """
-        usage: heatmap serve DATA... [--port 8080] [--host 127.0.0.1] [--layer NAME=FILE]...
+        usage: heatmap serve DATA... [--port 8080] [--host 127.0.0.1] [--layer NAME=FILE|URL]...
                              [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
                              [--config FILE.json] [--cache-mb N] [--cache-control TEXT]
                              [--attribution TEXT] [--no-cors] [--max-connections N] [--base-map URL]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                              [--postgres URL --table T [--where SQL] [--layer-name N] [--statement-timeout S]]
+                             [--upstream-timeout SECONDS]
           DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), or tiles heatmap render
                              wrote (heat.mbtiles, heat.pmtiles, a folder); the layer is named after
                              the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
-          --layer NAME=FILE  a layer with a name of your choice (repeatable)
+          --layer NAME=FILE  a layer with a name of your choice (repeatable); NAME=URL_TEMPLATE
+                             (https://host/{z}/{x}/{y}.png, http://..., file:///dir/{z}/{x}/{y}.png)
+                             serves tiles from there (503 with Retry-After: 2 while they fail)
+          --upstream-timeout S  seconds a URL layer waits for one tile (default 10)
           --radius, --opacity, --max-intensity   every layer's settings (see heatmap help tile)
           --gradient, --color-map-size, --color-scale, --min-zoom-intensity, --max-zoom-intensity
                              as for heatmap tile (presets: default, viridis, inferno, magma,
                              turbo, cividis, fire, ice, classic)
                              such as 0000ff:0.2,ff0000:1
           --config FILE      JSON with host, port, cacheMB, cacheControl, cors, attribution,
-                             defaults {radius, opacity, gradient, maxIntensity} and layers
-                             [{name, file, radius, ...}]; a layer's own values win, then flags
+                             defaults {radius, opacity, gradient, maxIntensity}, layers
+                             [{name, file, radius, ...} or {name, url}], stacks [{name, layers}]
+                             and upstreamTimeout; a layer's own values win, then flags
           --cache-mb N       tile cache size (default 256)
           --cache-control T  Cache-Control of tiles (default "public, max-age=300")
           --base-map URL     the map page's base layer, {z}/{x}/{y} (default OpenStreetMap; "" for none)
@@ -35,7 +40,8 @@ struct ServeCommand {
           --layer-name N     the table's layer name (default: the table's name)
           --statement-timeout S   cancel a query slower than S seconds, answering 503 (default 30; 0 for none)
         Routes: / (map), /catalog, /{layer}.json (TileJSON), /{layer}/{z}/{x}/{y}[@2x].png,
-        /health, /metrics. Tiles take ?radius=&opacity=&gradient=&max= overrides, and
+        /{a}+{b}/{z}/{x}/{y}.png (b over a), /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png,
+        /health, /metrics. Heatmap tiles take ?radius=&opacity=&gradient=&max= overrides, and
         color-map-size=, color-scale=, min-zoom-intensity=, max-zoom-intensity=.
         SIGHUP reloads the data; SIGINT or SIGTERM stops after the requests under way.
         """
@@ -46,6 +52,9 @@ struct ServeCommand {
     var host = "127.0.0.1"
     var port = 8080
     var layers: [(name: String, file: String, settings: HeatmapSettings)] = []
+    var urlLayers: [(name: String, template: String)] = []
+    var stacks: [StackDefinition] = []
+    var upstreamTimeout = 10.0
     var options = ServerOptions()
     var limits = HTTPLimits()
     var readOptions = PointReadOptions()
@@ -74,7 +83,7 @@ struct ServeCommand {
             rest,
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
-                "attribution", "max-connections", "base-map",
+                "attribution", "max-connections", "base-map", "upstream-timeout",
             ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["no-cors"]))
         readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
@@ -117,18 +126,27 @@ struct ServeCommand {
                 guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
                     throw CommandError.usage("--layer expects NAME=FILE, got \"\(pair)\"")
                 }
-                layers.append((String(pair[..<equals]), String(pair[pair.index(after: equals)...]), base))
+                let (name, value) = (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
+                if Self.isURL(value) { urlLayers.append((name, value)) } else { layers.append((name, value, base)) }
             }
             for layer in config.layers ?? [] {
-                layers.append(
-                    (layer.name ?? Self.layerName(layer.file), layer.file, try layer.settings.applied(to: base)))
+                if let url = layer.url {
+                    urlLayers.append((layer.name ?? "url", url))
+                } else if let file = layer.file {
+                    layers.append((layer.name ?? Self.layerName(file), file, try layer.settings.applied(to: base)))
+                }
+            }
+            stacks = config.stacks ?? []
+            upstreamTimeout = try list.number("upstream-timeout") ?? config.upstreamTimeout ?? upstreamTimeout
+            guard upstreamTimeout.isFinite, (0.1...3600).contains(upstreamTimeout) else {
+                throw CommandError.usage("--upstream-timeout \(upstreamTimeout) is outside 0.1...3600 seconds")
             }
         } catch let error as CommandError {
             throw error
         } catch {
             throw .usage("\(error)")
         }
-        guard !layers.isEmpty || postgres != nil else {
+        guard !layers.isEmpty || !urlLayers.isEmpty || postgres != nil else {
             throw .usage("serve needs at least one DATA file\n\(Self.usage)")
         }
     }
@@ -187,7 +205,9 @@ struct ServeCommand {
                 served.append(layer)
                 watchers.append(watcher)
             }
-            service = try TileService(layers: served, stored: stored, options: options, stats: stats)
+            service = try TileService(
+                layers: served, stored: stored, hosted: try hostedURLLayers(), stacks: stacks, options: options,
+                stats: stats)
             server = try HTTPServer(host: host, port: port, limits: limits, responder: service, stats: stats)
         } catch let error as LayerLoadError {
             throw CommandError(error.description)
@@ -200,7 +220,9 @@ struct ServeCommand {
         }
         server.start()
         let address = host.contains(":") ? "[\(host)]" : host
-        let names = (layers.map(\.name) + [postgres?.name].compactMap { $0 }).joined(separator: ", ")
+        let names =
+            (layers.map(\.name) + [postgres?.name].compactMap { $0 } + urlLayers.map(\.name) + stacks.map(\.name))
+            .joined(separator: ", ")
         FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
         let sources = Self.handleSignals(server: server, service: service, options: readOptions)
         for watcher in watchers { watcher.start() }

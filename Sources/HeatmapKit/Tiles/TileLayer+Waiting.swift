@@ -26,12 +26,15 @@ extension TileLayer {
     }
 }
 
-/// Runs tasks' jobs on the global dispatch queue rather than Swift's cooperative pool.
-final class DispatchTaskExecutor: TaskExecutor {
+/// Runs tasks' jobs on the global dispatch queue rather than Swift's cooperative pool, so that
+/// tiles are answered even while blocking work (a synchronous layer, a test) holds every thread
+/// of the pool: `Task(executorPreference: DispatchTaskExecutor.shared) { … }`.
+public final class DispatchTaskExecutor: TaskExecutor {
     /// The one executor.
-    static let shared = DispatchTaskExecutor()
+    public static let shared = DispatchTaskExecutor()
 
-    func enqueue(_ job: consuming ExecutorJob) {
+    /// Runs `job` on the global dispatch queue.
+    public func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
         DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
     }

@@ -145,7 +145,8 @@ public final class URLTileLayer: TileLayer {
             let id = running.next
             running.next &+= 1
             // Made under the lock, so it cannot finish before it is listed.
-            let task = Task<TileResult, any Error> {
+            // On dispatch threads: a pool held by blocking work must not stall every fetch.
+            let task = Task<TileResult, any Error>(executorPreference: DispatchTaskExecutor.shared) {
                 defer { self.fetches.withLock { if $0.tasks[url]?.id == id { $0.tasks[url] = nil } } }
                 return try await self.fetch(url)
             }

@@ -8,7 +8,9 @@ import HeatmapKit
 ///  "cors": true, "attribution": "Police stations: data.gov.au",
 ///  "defaults": {"radius": 20, "opacity": 0.7, "gradient": "default"},
 ///  "layers": [{"name": "police", "file": "police_stations.json", "radius": 30, "gradient": "fire",
-///              "opacity": 0.8, "maxIntensity": 5}]}
+///              "opacity": 0.8, "maxIntensity": 5},
+///             {"name": "osm", "url": "https://tile.openstreetmap.org/{z}/{x}/{y}.png"}],
+///  "stacks": [{"name": "police_map", "layers": ["osm", "police"]}], "upstreamTimeout": 10}
 /// ```
 ///
 /// Every field is optional; files are relative to the configuration file.
@@ -29,13 +31,19 @@ public struct ServeConfiguration: Decodable, Sendable {
     public var defaults: LayerSettings?
     /// The layers.
     public var layers: [Layer]?
+    /// Named stacks of the layers, bottom first.
+    public var stacks: [StackDefinition]?
+    /// Seconds a URL layer waits for its upstream (default 10).
+    public var upstreamTimeout: Double?
 
-    /// A layer: a name, a file, settings.
+    /// A layer: a name, a file (and settings) or a URL template.
     public struct Layer: Decodable, Sendable {
         /// The name in URLs (default: the file's name without extension).
         public var name: String?
-        /// The data file.
-        public var file: String
+        /// The data file (points or pre-rendered tiles); either this or ``url``.
+        public var file: String?
+        /// A URL layer's template: `https://host/{z}/{x}/{y}.png`, `http://…` or `file:///dir/{z}/{x}/{y}.png`.
+        public var url: String?
         /// Radius in points, 10...50.
         public var radius: Int?
         /// Opacity 0...1.
@@ -88,6 +96,9 @@ public struct ServeConfiguration: Decodable, Sendable {
         }
         let folder = (path as NSString).deletingLastPathComponent
         for i in configuration.layers?.indices ?? (0..<0) {
+            guard (configuration.layers?[i].file == nil) != (configuration.layers?[i].url == nil) else {
+                throw OverrideError("\(path): layer \(i + 1) needs either \"file\" or \"url\"")
+            }
             if let file = configuration.layers?[i].file, !file.hasPrefix("/"), !folder.isEmpty {
                 configuration.layers?[i].file = folder + "/" + file
             }

@@ -1,3 +1,5 @@
+import HeatmapKit
+
 /// The routes the server answers; any other path is 404.
 enum Route: Equatable {
     case page
@@ -9,6 +11,10 @@ enum Route: Equatable {
     case tile(layer: String, zoom: Int, x: Int, y: Int, scale: Int)
     /// A tile path whose coordinates are not numbers (400).
     case badTile(String)
+    /// `/static/{layer}/{lon},{lat},{zoom}/{width}x{height}[@2x].png`.
+    case staticImage(layer: String, viewport: Viewport)
+    /// A static image path whose values are not numbers (400).
+    case badStatic(String)
     case notFound
 
     /// The label in metrics.
@@ -21,6 +27,7 @@ enum Route: Equatable {
         case .metrics: "metrics"
         case .tileJSON: "tilejson"
         case .tile, .badTile: "tile"
+        case .staticImage, .badStatic: "static"
         case .notFound: "other"
         }
     }
@@ -42,6 +49,7 @@ enum Route: Equatable {
         if parts.count == 1, let name = parts.first, name.hasSuffix(".json"), name.count > 5 {
             return .tileJSON(layer: String(name.dropLast(5)))
         }
+        if let image = parseStatic(Array(parts)) { return image }
         guard parts.count == 4, let last = parts.last, last.hasSuffix(".png") else {
             // Leaflet's files, never four parts deep, so a layer may be called "leaflet" too.
             if parts.first == "leaflet", parts.count >= 2 { return .asset(parts.dropFirst().joined(separator: "/")) }
@@ -61,7 +69,7 @@ enum Route: Equatable {
     }
 
     /// Decimal digits only, at most 8 of them.
-    private static func number(_ text: Substring) -> Int? {
+    static func number(_ text: Substring) -> Int? {
         guard (1...8).contains(text.utf8.count), text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else {
             return nil
         }

@@ -19,6 +19,10 @@ public struct ServerOptions: Sendable {
     /// The scheme and authority for absolute URLs when a request has no usable `Host`.
     public var publicURL = ""
 
+    /// The `Retry-After` seconds of a 503 for a tile or image not available yet (an upstream
+    /// that failed or timed out, a layer that said so). Default 2.
+    public var retryAfterSeconds = 2
+
     /// The defaults.
     public init() {}
 }

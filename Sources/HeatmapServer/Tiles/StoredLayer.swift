@@ -1,8 +1,10 @@
+import HeatmapKit
 import HeatmapTiles
 
 /// A pre-rendered layer: tiles answered from an MBTiles file, a PMTiles file or a folder that
-/// `heatmap render` (or any other tool writing PNG tiles) made.
-public final class StoredLayer: Sendable {
+/// `heatmap render` (or any other tool writing PNG tiles) made. It is a ``TileLayer`` like any
+/// other, so the server hosts it, stacks it and draws static images from it.
+public final class StoredLayer: SyncTileLayer {
     /// The name in URLs.
     public let name: String
     /// The archive's path.
@@ -21,5 +23,17 @@ public final class StoredLayer: Sendable {
         self.name = name
         self.source = source
         self.reader = reader
+    }
+
+    /// The stored tiles' side: 256 × the scale they were rendered at (at every requested scale:
+    /// map clients size tiles themselves).
+    public var tileSize: Int { 256 * min(max(reader.metadata.scale, 1), 3) }
+
+    /// The stored bytes, or no tile where none is stored.
+    ///
+    /// - Throws: ``TileLayerError/invalidRequest(_:)`` off the grid; the reader's error otherwise.
+    public func tileFor(_ tile: TileRequest) throws -> TileResult {
+        try tile.validate()
+        return try reader.tileData(z: tile.zoom, x: tile.x, y: tile.y).map { .image($0) } ?? .noTile
     }
 }

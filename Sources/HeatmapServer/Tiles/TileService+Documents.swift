@@ -19,7 +19,8 @@ extension TileService {
         return json(
             Catalog(
                 layers: layers.map { document(for: $0, base: base, overrides: TileOverrides()) }
-                    + storedLayers.map { storedDocument($0, base: base) },
+                    + storedLayers.map { storedDocument($0, base: base) }
+                    + (hosted.map(\.name) + stacks.map(\.name)).map { hostedDocument($0, base: base) },
                 gradients: GradientPresets.names, attribution: options.attribution))
     }
 

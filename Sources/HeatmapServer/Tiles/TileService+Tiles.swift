@@ -8,18 +8,7 @@ extension TileService {
     /// A tile: from the cache at once, or rendered once per key off the I/O thread.
     func tile(_ request: HTTPRequest, layer: ServedLayer, zoom: Int, x: Int, y: Int, scale: Int) -> HTTPReply {
         let route = Route.tile(layer: layer.name, zoom: zoom, x: x, y: y, scale: scale)
-        guard (options.minZoom...options.maxZoom).contains(zoom) else {
-            return finish(
-                .text(.badRequest, "zoom \(zoom) is outside \(options.minZoom)...\(options.maxZoom)"), route: route)
-        }
-        let across = 1 << zoom
-        guard x < across, y < across else {
-            return finish(
-                .text(
-                    .badRequest,
-                    "tile \(zoom)/\(x)/\(y) is outside the grid of zoom \(zoom) (x and y in 0...\(across - 1))"),
-                route: route)
-        }
+        if let reason = offGrid(zoom: zoom, x: x, y: y) { return finish(.text(.badRequest, reason), route: route) }
         let overrides: TileOverrides
         do {
             overrides = try TileOverrides(query: request.queryItems)
@@ -30,6 +19,29 @@ extension TileService {
         let key = TileKey(
             layer: layer.name, generation: layer.current.generation, settings: settings, zoom: zoom, x: x, y: y,
             scale: scale)
+        return cachedOrShared(request, key: key, route: route) { [self] done in
+            renderQueue.async { [self] in done(render(layer: layer, key: key)) }
+        }
+    }
+
+    /// Why a tile cannot be asked for (a zoom not offered, off the grid), or `nil`.
+    func offGrid(zoom: Int, x: Int, y: Int) -> String? {
+        guard (options.minZoom...options.maxZoom).contains(zoom) else {
+            return "zoom \(zoom) is outside \(options.minZoom)...\(options.maxZoom)"
+        }
+        let across = 1 << zoom
+        guard x < across, y < across else {
+            return "tile \(zoom)/\(x)/\(y) is outside the grid of zoom \(zoom) (x and y in 0...\(across - 1))"
+        }
+        return nil
+    }
+
+    /// The cached tile at once, or `produce` started once per key however many requests ask
+    /// for it at the same time (later ones wait for its result).
+    func cachedOrShared(
+        _ request: HTTPRequest, key: TileKey, route: Route,
+        produce: @escaping @Sendable (@escaping InFlightRenders.Waiter) -> Void
+    ) -> HTTPReply {
         if let cached = cache[key] {
             metrics.cache(hit: true)
             return .response(decorate(tileResponse(cached, request: request), route: route))
@@ -39,20 +51,23 @@ extension TileService {
             let first = inFlight.join(key) { [self] result in
                 switch result {
                 case .success(let tile): completion(decorate(tileResponse(tile, request: request), route: route))
-                case .failure(let failure):
-                    let status: HTTPStatus =
-                        switch failure.status {
-                        case 400: .badRequest
-                        case 503: .serviceUnavailable
-                        default: .internalServerError
-                        }
-                    completion(decorate(.text(status, failure.message), route: route))
+                case .failure(let failure): completion(decorate(failureResponse(failure), route: route))
                 }
             }
             guard first else { return metrics.sharedRender() }
-            renderQueue.async { [self] in
-                inFlight.finish(key, with: render(layer: layer, key: key))
-            }
+            produce { [self] result in inFlight.finish(key, with: result) }
+        }
+    }
+
+    /// 400, 500, or 503 with `Retry-After` for a tile not available yet.
+    func failureResponse(_ failure: RenderFailure) -> HTTPResponse {
+        switch failure.status {
+        case 400: return .text(.badRequest, failure.message)
+        case 503:
+            var response = HTTPResponse.text(.serviceUnavailable, failure.message)
+            response.headers.add("Retry-After", String(options.retryAfterSeconds))
+            return response
+        default: return .text(.internalServerError, failure.message)
         }
     }
 

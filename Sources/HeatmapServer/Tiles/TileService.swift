@@ -18,6 +18,12 @@ public final class TileService: HTTPResponder {
     /// The pre-rendered layers, in the order given, and by name.
     public let storedLayers: [StoredLayer]
     let storedByName: [String: StoredLayer]
+    /// The layers hosted as they are (URL layers, your own), in the order given.
+    public let hosted: [HostedLayer]
+    /// The named stacks, in the order given.
+    public let stacks: [StackDefinition]
+    /// Every layer but the heatmaps, by name: pre-rendered, hosted and stacks.
+    let tileLayers: [String: any TileLayer]
     let cache: TileCache<TileKey, RenderedTile>
     let inFlight = InFlightRenders()
     let assets: StaticAssets
@@ -25,14 +31,17 @@ public final class TileService: HTTPResponder {
 
     /// Creates the responder.
     ///
-    /// - Parameter stored: pre-rendered layers, served beside the live ones on the same routes.
-    /// - Throws: ``OverrideError`` when two layers share a name, there are none, or the zooms
-    ///   offered are not a range within 0...22.
+    /// - Parameters:
+    ///   - stored: pre-rendered layers, served beside the live ones on the same routes.
+    ///   - hosted: any other ``TileLayer``s (URL layers, your own), on the same routes.
+    ///   - stacks: named stacks of the layers above (or of stacks defined before), bottom first.
+    /// - Throws: ``OverrideError`` when two layers share a name, there are none, a stack names
+    ///   a layer that does not exist, or the zooms offered are not a range within 0...22.
     public init(
-        layers: [ServedLayer], stored: [StoredLayer] = [], options: ServerOptions = ServerOptions(),
-        stats: ServerStats = ServerStats()
+        layers: [ServedLayer], stored: [StoredLayer] = [], hosted: [HostedLayer] = [],
+        stacks: [StackDefinition] = [], options: ServerOptions = ServerOptions(), stats: ServerStats = ServerStats()
     ) throws(OverrideError) {
-        guard !layers.isEmpty || !stored.isEmpty else { throw OverrideError("no layers to serve") }
+        guard !layers.isEmpty || !stored.isEmpty || !hosted.isEmpty else { throw OverrideError("no layers to serve") }
         guard 0 <= options.minZoom, options.minZoom <= options.maxZoom, options.maxZoom <= WebMercator.maximumZoom
         else {
             throw OverrideError(
@@ -41,13 +50,33 @@ public final class TileService: HTTPResponder {
         }
         var byName: [String: ServedLayer] = [:]
         var storedByName: [String: StoredLayer] = [:]
-        for name in layers.map(\.name) + stored.map(\.name) {
-            guard byName[name] == nil, storedByName[name] == nil else {
-                throw OverrideError("two layers are named \(name)")
-            }
-            if let layer = layers.first(where: { $0.name == name }) { byName[name] = layer }
-            if let layer = stored.first(where: { $0.name == name }) { storedByName[name] = layer }
+        var tileLayers: [String: any TileLayer] = [:]
+        var seen: Set<String> = []
+        for name in layers.map(\.name) + stored.map(\.name) + hosted.map(\.name) + stacks.map(\.name) {
+            guard seen.insert(name).inserted else { throw OverrideError("two layers are named \(name)") }
         }
+        for layer in layers { byName[layer.name] = layer }
+        for layer in stored {
+            storedByName[layer.name] = layer
+            tileLayers[layer.name] = layer
+        }
+        for layer in hosted { tileLayers[layer.name] = layer.layer }
+        for stack in stacks {
+            guard ServedLayer.isValidName(stack.name), !stack.layers.isEmpty else {
+                throw OverrideError("stack \"\(stack.name)\" needs a name fit for URLs and at least one layer")
+            }
+            var members: [any TileLayer] = []
+            for member in stack.layers {
+                guard let layer = byName[member]?.layer ?? tileLayers[member] else {
+                    throw OverrideError("stack \(stack.name): no layer \(member)")
+                }
+                members.append(layer)
+            }
+            tileLayers[stack.name] = TileStack(members, name: stack.name, cacheBytes: 0)
+        }
+        self.hosted = hosted
+        self.stacks = stacks
+        self.tileLayers = tileLayers
         self.layers = layers
         self.byName = byName
         storedLayers = stored
@@ -68,19 +97,25 @@ public final class TileService: HTTPResponder {
         }
         switch route {
         case .tile(let name, let zoom, let x, let y, let scale):
-            if let stored = storedByName[name] {
-                return storedTile(request, layer: stored, zoom: zoom, x: x, y: y, scale: scale)
+            if let layer = byName[name] { return tile(request, layer: layer, zoom: zoom, x: x, y: y, scale: scale) }
+            switch tileLayer(named: name) {
+            case .success(let layer):
+                return hostedTile(request, name: name, layer: layer, zoom: zoom, x: x, y: y, scale: scale)
+            case .failure(let failure): return finish(.text(failure.status, failure.message), route: route)
             }
-            guard let layer = byName[name] else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
-            return tile(request, layer: layer, zoom: zoom, x: x, y: y, scale: scale)
+        case .staticImage(let name, let viewport):
+            return staticImage(request, name: name, viewport: viewport)
+        case .badStatic(let reason):
+            return finish(.text(.badRequest, reason), route: route)
         case .badTile(let reason):
             return finish(.text(.badRequest, reason), route: route)
         case .tileJSON(let name):
             if let stored = storedByName[name] {
                 return finish(json(storedDocument(stored, base: baseURL(request))), route: route)
             }
-            guard let layer = byName[name] else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
-            return finish(tileJSON(layer, request: request), route: route)
+            if let layer = byName[name] { return finish(tileJSON(layer, request: request), route: route) }
+            guard tileLayers[name] != nil else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
+            return finish(json(hostedDocument(name, base: baseURL(request))), route: route)
         case .catalog: return finish(catalog(request: request), route: route)
         case .health: return finish(.text(.ok, "ok"), route: route)
         case .metrics:

@@ -149,6 +149,8 @@ import Testing
             return answers
         }
         #expect(answers == Array(repeating: .notAvailableYet, count: 4))
-        #expect(upstream.snapshot.maximumInFlight <= 1)
+        // The layer holds one slot at a time; the upstream counts a timed-out request's handler until
+        // its poll sees the close, so the next request may overlap it there by one.
+        #expect(upstream.snapshot.maximumInFlight <= 2)
     }
 }

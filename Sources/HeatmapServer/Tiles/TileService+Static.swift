@@ -1,0 +1,52 @@
+import HeatmapKit
+
+extension TileService {
+    /// The widest and tallest static image, in points (at `@2x`, twice as many pixels).
+    public static let maximumStaticPoints = 1280
+
+    /// `/static/{layer-or-stack}/{lon},{lat},{zoom}/{width}x{height}[@2x].png`: the library's
+    /// static image (``TileLayer/image(_:)``) of the layer, drawn from its tiles; 503 with
+    /// `Retry-After` when a tile is not available yet.
+    func staticImage(_ request: HTTPRequest, name: String, viewport: Viewport) -> HTTPReply {
+        let route = Route.staticImage(layer: name, viewport: viewport)
+        let limit = Self.maximumStaticPoints
+        guard (1...limit).contains(viewport.width), (1...limit).contains(viewport.height) else {
+            let size = "\(viewport.width)x\(viewport.height)"
+            return finish(.text(.badRequest, "size \(size) is beyond \(limit)x\(limit) points"), route: route)
+        }
+        guard (options.minZoom...options.maxZoom).contains(viewport.zoom) else {
+            let zooms = "\(options.minZoom)...\(options.maxZoom)"
+            return finish(.text(.badRequest, "zoom \(viewport.zoom) is outside \(zooms)"), route: route)
+        }
+        do {
+            try viewport.validate()
+        } catch {
+            return finish(.text(.badRequest, error.description), route: route)
+        }
+        let layer: any TileLayer
+        switch tileLayer(named: name) {
+        case .success(let found): layer = found
+        case .failure(let failure): return finish(.text(failure.status, failure.message), route: route)
+        }
+        return .deferred { [self] completion in
+            Task(executorPreference: DispatchTaskExecutor.shared) { [self] in
+                completion(decorate(await draw(layer, name: name, viewport, request), route: route))
+            }
+        }
+    }
+
+    private func draw(_ layer: any TileLayer, name: String, _ viewport: Viewport, _ request: HTTPRequest) async
+        -> HTTPResponse
+    {
+        do {
+            guard let image = try await layer.image(viewport) else {
+                return failureResponse(
+                    RenderFailure(status: 503, message: "layer \(name): a tile is not available yet; ask again"))
+            }
+            return tileResponse(RenderedTile(.image(try PNGEncoder().encode(image))), request: request)
+        } catch {
+            metrics.renderFailed()
+            return .text(.internalServerError, "\(error)")
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../../HeatmapKitTests/Tiles/Upstream.swift
