@@ -64,7 +64,7 @@ public final class TileService: HTTPResponder {
         if request.method == "OPTIONS", options.cors { return finish(optionsResponse(request), route: route) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are allowed")
-            response.headers.add("Allow", "GET, HEAD")
+            response.headers.add("Allow", options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD")
             return finish(response, route: route)
         }
         switch route {
