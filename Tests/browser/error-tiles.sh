@@ -28,10 +28,28 @@ layer.on("load", function () { document.getElementById("result").textContent = "
 layer.addTo(map);
 </script></body></html>
 HTML
+# OpenLayers (OL_JS: the ol.js of a wheel that bundles it, such as pyopenlayersqt's), when given.
+OL_PAGE="$ARTIFACTS/error-tiles-ol.html"
+if [ -n "${OL_JS:-}" ]; then
+    cat >"$OL_PAGE" <<HTML
+<!doctype html><html><head><meta charset="utf-8"><script src="file://$OL_JS"></script></head>
+<body style="margin:0"><div id="map" style="width:1024px;height:768px"></div><pre id="result">pending</pre>
+<script>
+var loads = 0, errors = 0, pending = 0;
+var source = new ol.source.XYZ({url: "http://127.0.0.1:$PORT/police_stations/{z}/{x}/{y}.png"});
+function settle() { if (pending === 0) document.getElementById("result").textContent = "loads=" + loads + " errors=" + errors; }
+source.on("tileloadstart", function () { pending++; });
+source.on("tileloadend", function () { loads++; pending--; settle(); });
+source.on("tileloaderror", function () { errors++; pending--; settle(); });
+new ol.Map({target: "map", layers: [new ol.layer.Tile({source: source})],
+  view: new ol.View({center: ol.proj.fromLonLat([145, -36.5]), zoom: 5})});
+</script></body></html>
+HTML
+fi
 FLAGS=(--headless --no-sandbox --disable-gpu --no-first-run --disable-extensions --window-size=1024,768
     --virtual-time-budget=20000 --allow-file-access-from-files)
 
-run() {  # $1: extra serve flags; prints the page's result line
+run() {  # $1: extra serve flags, $2: the page; prints the page's result line
     "$BIN" serve Examples/police_stations.json --port "$PORT" --base-map "" $1 >>"$ARTIFACTS/error-tiles-serve.log" 2>&1 &
     local server=$!
     python3 - "$PORT" <<'PY'
@@ -42,14 +60,19 @@ for _ in range(100):
     except OSError: time.sleep(0.1)
 sys.exit("error-tile test: the server did not start")
 PY
-    timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "file://$PWD/$PAGE" 2>>"$ARTIFACTS/chromium.log" |
+    timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "file://$PWD/$2" 2>>"$ARTIFACTS/chromium.log" |
         grep -o 'loads=[0-9]* errors=[0-9]*' || echo "no result"
     kill -TERM "$server"
     wait "$server" || true
 }
-control=$(run "")
-fixed=$(run "--empty-tile png")
-echo "error-tile test: 204: $control; --empty-tile png: $fixed"
-[[ $control =~ errors=[1-9] ]] || { echo "error-tile test: the control saw no errors; the test proves nothing" >&2; exit 1; }
-[[ $fixed =~ ^loads=[1-9][0-9]*\ errors=0$ ]] || { echo "error-tile test: Leaflet saw error tiles" >&2; exit 1; }
+check() {  # $1: the client's name, $2: its page
+    local control fixed
+    control=$(run "" "$2")
+    fixed=$(run "--empty-tile png" "$2")
+    echo "error-tile test, $1: 204: $control; --empty-tile png: $fixed"
+    [[ $control =~ errors=[1-9] ]] || { echo "error-tile test: $1 saw no errors under 204; the test proves nothing" >&2; exit 1; }
+    [[ $fixed =~ ^loads=[1-9][0-9]*\ errors=0$ ]] || { echo "error-tile test: $1 saw error tiles" >&2; exit 1; }
+}
+check Leaflet "$PAGE"
+if [ -n "${OL_JS:-}" ]; then check OpenLayers "$OL_PAGE"; fi
 echo "error-tile test: passed"
