@@ -13,6 +13,7 @@ struct ServeCommand {
                              [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
                              [--config FILE.json] [--cache-mb N] [--cache-control TEXT]
                              [--attribution TEXT] [--no-cors] [--max-connections N] [--base-map URL]
+                             [--empty-tile 204|png] [--document-cache-control TEXT] [--no-watch]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                              [--postgres URL --table T [--where SQL] [--layer-name N] [--statement-timeout S]]
                              [--upstream-timeout SECONDS]
@@ -28,22 +29,28 @@ struct ServeCommand {
                              as for heatmap tile (presets: default, viridis, inferno, magma,
                              turbo, cividis, fire, ice, classic)
                              such as 0000ff:0.2,ff0000:1
-          --config FILE      JSON with host, port, cacheMB, cacheControl, cors, attribution,
+          --config FILE      JSON with host, port, cacheMB, cacheControl, documentCacheControl, cors,
+                             emptyTile, watch, attribution,
                              defaults {radius, opacity, gradient, maxIntensity}, layers
                              [{name, file, radius, ...} or {name, url}], stacks [{name, layers}]
                              and upstreamTimeout; a layer's own values win, then flags
           --cache-mb N       tile cache size (default 256)
           --cache-control T  Cache-Control of tiles (default "public, max-age=300")
           --base-map URL     the map page's base layer, {z}/{x}/{y} (default OpenStreetMap; "" for none)
+          --empty-tile png   answer empty tiles with a transparent PNG instead of 204 (Leaflet,
+                             OpenLayers count a 204 as a tile error)
+          --document-cache-control T   Cache-Control of TileJSON, catalog, page (default no-cache)
+          --no-watch         do not reload a layer when its data file changes (SIGHUP still does)
         \(DataArguments.help)
         \(PostgresArguments.help)
           --layer-name N     the table's layer name (default: the table's name)
           --statement-timeout S   cancel a query slower than S seconds, answering 503 (default 30; 0 for none)
-        Routes: / (map), /catalog, /{layer}.json (TileJSON), /{layer}/{z}/{x}/{y}[@2x].png,
-        /{a}+{b}/{z}/{x}/{y}.png (b over a), /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png,
-        /health, /metrics. Heatmap tiles take ?radius=&opacity=&gradient=&max= overrides, and
-        color-map-size=, color-scale=, min-zoom-intensity=, max-zoom-intensity=.
-        SIGHUP reloads the data; SIGINT or SIGTERM stops after the requests under way.
+        Routes: / (map), /catalog, /{layer}.json and /{layer}@2x.json (TileJSON),
+        /{layer}/{z}/{x}/{y}[@2x].png, /{a}+{b}/{z}/{x}/{y}.png (b over a),
+        /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png, /health, /metrics. Heatmap tiles take
+        ?radius=&opacity=&gradient=&max= overrides, and color-map-size=, color-scale=,
+        min-zoom-intensity=, max-zoom-intensity=. A changed data file, or SIGHUP, reloads the data;
+        SIGINT or SIGTERM stops after the requests under way.
         """
 
     /// The largest `--cache-mb` (16 TiB), so that the size in bytes is an exact `Int`.
@@ -60,6 +67,8 @@ struct ServeCommand {
     var readOptions = PointReadOptions()
     var postgres: (connection: ConnectionString, table: PostgresTable, name: String, settings: HeatmapSettings)?
     var statementTimeout: Double = 30
+    /// Whether to reload layers whose data files change.
+    var watch = true
 
     init(_ arguments: [String]) throws(CommandError) {
         if arguments.contains("--help") || arguments.contains("-h") { throw .usage(Self.usage) }
@@ -83,8 +92,9 @@ struct ServeCommand {
             rest,
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
-                "attribution", "max-connections", "base-map", "upstream-timeout",
-            ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["no-cors"]))
+                "attribution", "max-connections", "base-map", "upstream-timeout", "empty-tile",
+                "document-cache-control",
+            ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["no-cors", "no-watch"]))
         readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
         if let path = list.text("config") {
@@ -104,6 +114,14 @@ struct ServeCommand {
         options.cacheBytes = cacheMB << 20
         options.tileCacheControl = list.text("cache-control") ?? config.cacheControl ?? options.tileCacheControl
         options.cors = !list.flag("no-cors") && (config.cors ?? true)
+        options.documentCacheControl =
+            list.text("document-cache-control") ?? config.documentCacheControl ?? options.documentCacheControl
+        let emptyTile = list.text("empty-tile") ?? config.emptyTile ?? "204"
+        guard let empty = EmptyTile(rawValue: emptyTile) else {
+            throw .usage("--empty-tile expects 204 or png, got \"\(emptyTile)\"")
+        }
+        options.emptyTile = empty
+        watch = !list.flag("no-watch") && (config.watch ?? true)
         options.attribution = list.text("attribution") ?? config.attribution ?? ""
         options.baseMapURL = list.text("base-map") ?? options.baseMapURL
         limits.maxConnections = try list.integer("max-connections") ?? limits.maxConnections
@@ -226,10 +244,26 @@ struct ServeCommand {
         FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
         let sources = Self.handleSignals(server: server, service: service, options: readOptions)
         for watcher in watchers { watcher.start() }
+        let files = service.layers.map(\.source).filter { !$0.isEmpty }
+        let watcher =
+            watch
+            ? DataFileWatcher(paths: files) { [readOptions] _ in
+                FileHandle.standardError.write(Data("heatmap: a data file changed\n".utf8))
+                Self.reload(service, options: readOptions)
+            } : nil
         server.waitUntilStopped()
+        watcher?.stop()
         for watcher in watchers { watcher.stop() }
         for source in sources { source.cancel() }
         print("heatmap: stopped")
+    }
+
+    /// Reads every layer's file again and swaps the data in (a file that fails keeps its old
+    /// data), and says so, or what failed, on standard error.
+    static func reload(_ service: TileService, options: PointReadOptions) {
+        let errors = service.reload { (path) throws(LayerLoadError) in try load(path, options: options) }
+        let message = errors.isEmpty ? "reloaded" : errors.map(\.description).joined(separator: "\n")
+        FileHandle.standardError.write(Data("heatmap: \(message)\n".utf8))
     }
 
     /// SIGHUP reloads every layer's file; SIGINT and SIGTERM shut down gracefully (a second
@@ -244,9 +278,7 @@ struct ServeCommand {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 if signalNumber == SIGHUP {
-                    let errors = service.reload { (path) throws(LayerLoadError) in try load(path, options: options) }
-                    let message = errors.isEmpty ? "reloaded" : errors.map(\.description).joined(separator: "\n")
-                    FileHandle.standardError.write(Data("heatmap: \(message)\n".utf8))
+                    reload(service, options: options)
                 } else if stopping.exchange(true, ordering: .relaxed) {
                     FileHandle.standardError.write(Data("heatmap: stopped at once\n".utf8))
                     exit(1)  // asked twice: do not wait for the requests under way

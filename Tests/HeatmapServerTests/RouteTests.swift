@@ -54,13 +54,13 @@ import Testing
         #expect(!response.text.contains("root:"))
     }
 
-    @Test(arguments: ["POST", "PUT", "DELETE", "OPTIONS", "PATCH", "TRACE", "CONNECT"])
+    @Test(arguments: ["POST", "PUT", "DELETE", "PATCH", "TRACE", "CONNECT"])
     func otherMethodsAre405(_ method: String) throws {
         let server = try TestServer()
         defer { server.stop() }
         let response = try server.client().get("/police/6/57/39.png", method: method)
         #expect(response.status == 405)
-        #expect(response.header("Allow") == "GET, HEAD")
+        #expect(response.header("Allow") == "GET, HEAD, OPTIONS")  // OPTIONS with CORS on (MapClientTests)
     }
 
     @Test func headHasTheHeadersOfGetWithoutTheBody() throws {
@@ -111,7 +111,8 @@ import Testing
         #expect(json["minzoom"] as? Int == 0)
         #expect(json["maxzoom"] as? Int == 22)
         let bounds = try #require(json["bounds"] as? [Double])
-        #expect(bounds == [141.083, -38.7597, 149.751, -34.1674])
+        // The points' box (141.083, -38.7597, 149.751, -34.1674) padded by the radius at zoom 0.
+        #expect(bounds[0] < 141.083 && bounds[1] < -38.7597 && bounds[2] > 149.751 && bounds[3] > -34.1674)
         let center = try #require(json["center"] as? [Double])
         #expect(center.count == 3 && center[0] > 141 && center[0] < 150 && center[1] > -39 && center[1] < -34)
         #expect(json["attribution"] is String)

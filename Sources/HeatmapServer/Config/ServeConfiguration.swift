@@ -5,7 +5,8 @@ import HeatmapKit
 ///
 /// ```json
 /// {"host": "127.0.0.1", "port": 8080, "cacheMB": 256, "cacheControl": "public, max-age=300",
-///  "cors": true, "attribution": "Police stations: data.gov.au",
+///  "documentCacheControl": "no-cache", "cors": true, "emptyTile": "png", "watch": true,
+///  "attribution": "Police stations: data.gov.au",
 ///  "defaults": {"radius": 20, "opacity": 0.7, "gradient": "default"},
 ///  "layers": [{"name": "police", "file": "police_stations.json", "radius": 30, "gradient": "fire",
 ///              "opacity": 0.8, "maxIntensity": 5},
@@ -23,8 +24,14 @@ public struct ServeConfiguration: Decodable, Sendable {
     public var cacheMB: Int?
     /// `Cache-Control` of tiles.
     public var cacheControl: String?
+    /// `Cache-Control` of TileJSON, the catalog and the page.
+    public var documentCacheControl: String?
     /// Whether to send CORS headers.
     public var cors: Bool?
+    /// What empty tiles answer: `"204"` or `"png"`.
+    public var emptyTile: String?
+    /// Whether to reload a layer's data when its file changes.
+    public var watch: Bool?
     /// Attribution for TileJSON and the map.
     public var attribution: String?
     /// Settings for every layer that does not set its own.

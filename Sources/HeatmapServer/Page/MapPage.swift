@@ -96,8 +96,9 @@ enum MapPage {
               });
               status.layers = layers.length;
               L.control.layers(bases, overlays, { collapsed: false }).addTo(map);
-              const b = catalog.layers[0].bounds;
-              map.fitBounds([[b[1], b[0]], [b[3], b[2]]], { padding: [20, 20] });
+              // TileJSON's centre: its bounds are padded by the kernel's reach at the lowest zoom.
+              const c = catalog.layers[0].center;
+              map.setView([c[1], c[0]], c[2]);
               function show() {
                 document.getElementById("radius-value").textContent = radius.value;
                 document.getElementById("opacity-value").textContent = opacity.value;

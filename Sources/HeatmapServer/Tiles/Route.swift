@@ -7,7 +7,8 @@ enum Route: Equatable {
     case catalog
     case health
     case metrics
-    case tileJSON(layer: String)
+    /// TileJSON for tiles of `scale` (1, or 2 and 3 from `/{layer}@2x.json`, `@3x.json`).
+    case tileJSON(layer: String, scale: Int = 1)
     case tile(layer: String, zoom: Int, x: Int, y: Int, scale: Int)
     /// A tile path whose coordinates are not numbers (400).
     case badTile(String)
@@ -47,7 +48,11 @@ enum Route: Equatable {
     private static func parse(_ path: String) -> Route {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         if parts.count == 1, let name = parts.first, name.hasSuffix(".json"), name.count > 5 {
-            return .tileJSON(layer: String(name.dropLast(5)))
+            let layer = name.dropLast(5)
+            for (suffix, scale) in [("@2x", 2), ("@3x", 3)] where layer.hasSuffix(suffix) && layer.count > 3 {
+                return .tileJSON(layer: String(layer.dropLast(3)), scale: scale)
+            }
+            return .tileJSON(layer: String(layer))
         }
         if let image = parseStatic(Array(parts)) { return image }
         guard parts.count == 4, let last = parts.last, last.hasSuffix(".png") else {

@@ -4,7 +4,12 @@ public struct ServerOptions: Sendable {
     public var cacheBytes: Int = 256 << 20
     /// `Cache-Control` of tiles. Default `public, max-age=300`.
     public var tileCacheControl = "public, max-age=300"
-    /// Whether to send `Access-Control-Allow-Origin: *`. Default true.
+    /// `Cache-Control` of TileJSON, the catalog and the page. Default `no-cache` (revalidate
+    /// with their `ETag`s).
+    public var documentCacheControl = "no-cache"
+    /// What an empty tile answers: 204 (the default) or a transparent PNG.
+    public var emptyTile = EmptyTile.noContent
+    /// Whether to send `Access-Control-Allow-Origin: *` and answer CORS preflights. Default true.
     public var cors = true
     /// Attribution in TileJSON and on the map page.
     public var attribution = ""

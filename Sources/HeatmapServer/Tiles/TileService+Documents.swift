@@ -3,14 +3,14 @@ import HeatmapKit
 
 extension TileService {
     /// TileJSON 3.0.0 of a layer; query overrides carry over into its tile URL.
-    func tileJSON(_ layer: ServedLayer, request: HTTPRequest) -> HTTPResponse {
+    func tileJSON(_ layer: ServedLayer, request: HTTPRequest, scale: Int = 1) -> HTTPResponse {
         let overrides: TileOverrides
         do {
             overrides = try TileOverrides(query: request.queryItems)
         } catch {
             return .text(.badRequest, error.description)
         }
-        return json(document(for: layer, base: baseURL(request), overrides: overrides))
+        return json(document(for: layer, base: baseURL(request), overrides: overrides, scale: scale))
     }
 
     /// The layers with their TileJSON and tile URLs, gradients and defaults, for the page and clients.
@@ -24,19 +24,28 @@ extension TileService {
                 gradients: GradientPresets.names, attribution: options.attribution))
     }
 
-    private func document(for layer: ServedLayer, base: String, overrides: TileOverrides) -> TileJSON {
+    /// A live layer's TileJSON for tiles of `scale`: its bounds are the points' extent padded by
+    /// the kernel's reach at the lowest zoom offered (see ``PointBounds/padded(byPixels:atZoom:)``).
+    private func document(
+        for layer: ServedLayer, base: String, overrides: TileOverrides, scale: Int = 1
+    ) -> TileJSON {
         let data = layer.current.data
         let query = overrides.query.isEmpty ? "" : "?" + overrides.query
+        let radius = overrides.applied(to: layer.settings).radius
         var bounds: [Double] = [-180, -85.0511, 180, 85.0511]
-        if let b = data.bounds { bounds = [b.west, b.south, b.east, b.north] }
+        if let b = data.bounds?.padded(byPixels: radius, atZoom: options.minZoom).withoutWrapping {
+            bounds = [b.west, b.south, b.east, b.north]
+        }
         var center: [Double] = [0, 0, 1]
         if let c = data.bounds?.center { center = [c.longitude, c.latitude, Double(c.zoom)] }
+        let suffix = scale == 1 ? "" : "@\(scale)x"
         return TileJSON(
             tilejson: "3.0.0", name: layer.name, description: "Heatmap of \(data.count) points",
             attribution: options.attribution, scheme: "xyz",
-            tiles: ["\(base)/\(layer.name)/{z}/{x}/{y}.png\(query)"],
+            tiles: ["\(base)/\(layer.name)/{z}/{x}/{y}\(suffix).png\(query)"], tileSize: 256 * scale,
             minzoom: options.minZoom, maxzoom: options.maxZoom, bounds: bounds, center: center,
-            points: data.count, radius: layer.settings.radius, opacity: layer.settings.opacity)
+            points: data.count, radius: layer.settings.radius, opacity: layer.settings.opacity,
+            scales: [1, 2, 3].map { "\(base)/\(layer.name)\($0 == 1 ? "" : "@\($0)x").json\(query)" })
     }
 
     func json(_ value: some Encodable) -> HTTPResponse {
@@ -45,7 +54,7 @@ extension TileService {
         guard let data = try? encoder.encode(value) else { return .text(.internalServerError, "cannot encode JSON") }
         return HTTPResponse(
             status: .ok,
-            headers: HTTPHeaders([("Content-Type", "application/json"), ("Cache-Control", "no-cache")]),
+            headers: HTTPHeaders([("Content-Type", "application/json")]),
             body: Array(data))
     }
 
@@ -72,7 +81,7 @@ extension TileService {
             attribution: options.attribution)
         return HTTPResponse(
             status: .ok,
-            headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8"), ("Cache-Control", "no-cache")]),
+            headers: HTTPHeaders([("Content-Type", "text/html; charset=utf-8")]),
             body: Array(html.utf8))
     }
 }
@@ -85,6 +94,8 @@ struct TileJSON: Encodable {
     var attribution: String
     var scheme: String
     var tiles: [String]
+    /// The tiles' side in pixels (256, 512 for `@2x`, 768 for `@3x`), which MapLibre reads.
+    var tileSize: Int
     var minzoom: Int
     var maxzoom: Int
     var bounds: [Double]
@@ -92,6 +103,8 @@ struct TileJSON: Encodable {
     var points: Int
     var radius: Int
     var opacity: Double
+    /// The TileJSON of each scale (1, 2, 3), for a client to pick sharp tiles; `nil` for stored layers.
+    var scales: [String]? = nil
 }
 
 /// What `/catalog` lists.

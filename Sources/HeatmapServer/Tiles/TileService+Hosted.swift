@@ -79,7 +79,8 @@ extension TileService {
             ?? stacks.first { $0.name == name }.map { "Stack of " + $0.layers.joined(separator: ", ") } ?? ""
         return TileJSON(
             tilejson: "3.0.0", name: name, description: description, attribution: options.attribution, scheme: "xyz",
-            tiles: ["\(base)/\(name)/{z}/{x}/{y}.png"], minzoom: options.minZoom, maxzoom: options.maxZoom,
+            tiles: ["\(base)/\(name)/{z}/{x}/{y}.png"], tileSize: tileLayers[name]?.tileSize ?? 256,
+            minzoom: options.minZoom, maxzoom: options.maxZoom,
             bounds: [-180, -85.0511, 180, 85.0511], center: [0, 0, 1], points: 0, radius: 0,
             opacity: tileLayers[name]?.opacity ?? 1)
     }

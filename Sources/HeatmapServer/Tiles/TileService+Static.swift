@@ -43,7 +43,8 @@ extension TileService {
                 return failureResponse(
                     RenderFailure(status: 503, message: "layer \(name): a tile is not available yet; ask again"))
             }
-            return tileResponse(RenderedTile(.image(try PNGEncoder().encode(image))), request: request)
+            return tileResponse(
+                RenderedTile(.image(try PNGEncoder().encode(image))), request: request, scale: viewport.scale)
         } catch {
             metrics.renderFailed()
             return .text(.internalServerError, "\(error)")

@@ -44,13 +44,14 @@ extension TileService {
     ) -> HTTPReply {
         if let cached = cache[key] {
             metrics.cache(hit: true)
-            return .response(decorate(tileResponse(cached, request: request), route: route))
+            return .response(decorate(tileResponse(cached, request: request, scale: key.scale), route: route))
         }
         metrics.cache(hit: false)
         return .deferred { [self] completion in
             let first = inFlight.join(key) { [self] result in
                 switch result {
-                case .success(let tile): completion(decorate(tileResponse(tile, request: request), route: route))
+                case .success(let tile):
+                    completion(decorate(tileResponse(tile, request: request, scale: key.scale), route: route))
                 case .failure(let failure): completion(decorate(failureResponse(failure), route: route))
                 }
             }
@@ -92,13 +93,18 @@ extension TileService {
         return .success(tile)
     }
 
-    /// 200 with the PNG, 204 for no tile, 304 when `If-None-Match` has the tag.
-    func tileResponse(_ tile: RenderedTile, request: HTTPRequest) -> HTTPResponse {
-        var headers = HTTPHeaders([("ETag", tile.etag), ("Cache-Control", options.tileCacheControl)])
-        if ETag.matches(request.headers["If-None-Match"], tile.etag) {
+    /// 200 with the PNG, 204 for no tile (or a transparent PNG of `scale` with `--empty-tile png`),
+    /// 304 when `If-None-Match` has the tag.
+    func tileResponse(_ tile: RenderedTile, request: HTTPRequest, scale: Int) -> HTTPResponse {
+        var (png, etag) = (tile.png, tile.etag)
+        if png == nil, options.emptyTile == .png, let empty = EmptyTile.transparentPNG(scale: scale) {
+            (png, etag) = (empty.bytes, empty.etag)
+        }
+        var headers = HTTPHeaders([("ETag", etag), ("Cache-Control", options.tileCacheControl)])
+        if ETag.matches(request.headers["If-None-Match"], etag) {
             return HTTPResponse(status: .notModified, headers: headers)
         }
-        guard let png = tile.png else { return HTTPResponse(status: .noContent, headers: headers) }
+        guard let png else { return HTTPResponse(status: .noContent, headers: headers) }
         headers.add("Content-Type", "image/png")
         return HTTPResponse(status: .ok, headers: headers, body: png)
     }

@@ -90,9 +90,10 @@ public final class TileService: HTTPResponder {
     /// Answers a request.
     public func respond(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
+        if request.method == "OPTIONS", options.cors { return finish(optionsResponse(request), route: route) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are allowed")
-            response.headers.add("Allow", "GET, HEAD")
+            response.headers.add("Allow", options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD")
             return finish(response, route: route)
         }
         switch route {
@@ -109,20 +110,22 @@ public final class TileService: HTTPResponder {
             return finish(.text(.badRequest, reason), route: route)
         case .badTile(let reason):
             return finish(.text(.badRequest, reason), route: route)
-        case .tileJSON(let name):
+        case .tileJSON(let name, let scale):
             if let stored = storedByName[name] {
-                return finish(json(storedDocument(stored, base: baseURL(request))), route: route)
+                return finish(validated(json(storedDocument(stored, base: baseURL(request))), request), route: route)
             }
-            if let layer = byName[name] { return finish(tileJSON(layer, request: request), route: route) }
+            if let layer = byName[name] {
+                return finish(validated(tileJSON(layer, request: request, scale: scale), request), route: route)
+            }
             guard tileLayers[name] != nil else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
-            return finish(json(hostedDocument(name, base: baseURL(request))), route: route)
-        case .catalog: return finish(catalog(request: request), route: route)
+            return finish(validated(json(hostedDocument(name, base: baseURL(request))), request), route: route)
+        case .catalog: return finish(validated(catalog(request: request), request), route: route)
         case .health: return finish(.text(.ok, "ok"), route: route)
         case .metrics:
             var response = HTTPResponse.text(.ok, metricsText())
             response.headers.set("Content-Type", "text/plain; version=0.0.4; charset=utf-8")
             return finish(response, route: route)
-        case .page: return finish(page(), route: route)
+        case .page: return finish(validated(page(), request), route: route)
         case .asset(let name):
             guard let asset = assets.files[name] else { return finish(.text(.notFound, "not found"), route: route) }
             var response = HTTPResponse(status: .ok, body: asset.bytes)

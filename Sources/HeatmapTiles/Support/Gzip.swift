@@ -1,9 +1,10 @@
 import CZlib
 
-/// gzip members (RFC 1952) through zlib, for PMTiles' directories and metadata.
-enum Gzip {
+/// gzip members (RFC 1952) through zlib, for PMTiles' directories and metadata (and the
+/// server's `Content-Encoding: gzip`).
+public enum Gzip {
     /// `bytes` as one gzip member: zlib's deflate at the default level, with CRC-32 and size.
-    static func compress(_ bytes: [UInt8]) -> [UInt8]? {
+    public static func compress(_ bytes: [UInt8]) -> [UInt8]? {
         var bound = compressBound(uLong(bytes.count))
         var zlibStream = [UInt8](repeating: 0, count: Int(bound))
         let status = bytes.withUnsafeBufferPointer { source in
@@ -23,7 +24,7 @@ enum Gzip {
     }
 
     /// The data of a gzip member, or `nil` when it is not gzip, is damaged or inflates beyond `limit` bytes.
-    static func decompress(_ bytes: [UInt8], limit: Int = 1 << 28) -> [UInt8]? {
+    public static func decompress(_ bytes: [UInt8], limit: Int = 1 << 28) -> [UInt8]? {
         var stream = z_stream()
         guard inflateInit2_(&stream, 31, zlibVersion(), Int32(MemoryLayout<z_stream>.size)) == czlib_ok else {
             return nil
