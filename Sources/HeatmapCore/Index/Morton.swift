@@ -39,3 +39,10 @@ enum Morton {
         return UInt32(truncatingIfNeeded: v)
     }
 }
+
+extension PointIndex {
+    /// The Z-order key the index sorts a unit position by (see ``WebMercator/unitX(longitude:)``
+    /// and ``WebMercator/unitY(latitude:)``): x in the even bits, y in the odd bits. For sources
+    /// that store positions as the index does, such as a database table.
+    public static func key(unitX: UInt32, unitY: UInt32) -> UInt64 { Morton.key(x: unitX, y: unitY) }
+}

@@ -1,3 +1,5 @@
+import HeatmapKit
+
 /// The Morton-key ranges (as stored, the `bigint` of the key's bits) of the few aligned
 /// quadtree cells that cover a rectangle of units: at most 3 × 3 cells of the smallest level
 /// that needs no more, adjacent ranges merged. A query asks the key's B-tree for these
@@ -35,18 +37,8 @@ enum KeyRanges {
         return merged.map { Int64(bitPattern: $0.0)...Int64(bitPattern: $0.1) }
     }
 
-    /// The Morton key of a unit position: x in the even bits, y in the odd bits.
+    /// The Morton key of a unit position (each below 2^32), as the in-memory index keys it.
     static func key(x: UInt64, y: UInt64) -> UInt64 {
-        spread(x) | (spread(y) << 1)
-    }
-
-    private static func spread(_ value: UInt64) -> UInt64 {
-        var v = value & 0xFFFF_FFFF
-        v = (v | (v << 16)) & 0x0000_FFFF_0000_FFFF
-        v = (v | (v << 8)) & 0x00FF_00FF_00FF_00FF
-        v = (v | (v << 4)) & 0x0F0F_0F0F_0F0F_0F0F
-        v = (v | (v << 2)) & 0x3333_3333_3333_3333
-        v = (v | (v << 1)) & 0x5555_5555_5555_5555
-        return v
+        PointIndex.key(unitX: UInt32(truncatingIfNeeded: x), unitY: UInt32(truncatingIfNeeded: y))
     }
 }
