@@ -134,6 +134,7 @@ struct ServeCommand {
             base.opacity = try list.number("opacity") ?? base.opacity
             try AppearanceArguments.apply(list, to: &base)
             if let maximum = try list.number("max-intensity") { base.maximumIntensity = maximum }
+            try base.validate()
             for file in list.positionals { layers.append((Self.layerName(file), file, base)) }
             if let (connection, table) = try PostgresArguments.table(list) {
                 postgres = (connection, table, list.text("layer-name") ?? table.baseName, base)
@@ -151,7 +152,9 @@ struct ServeCommand {
                 if let url = layer.url {
                     urlLayers.append((layer.name ?? "url", url))
                 } else if let file = layer.file {
-                    layers.append((layer.name ?? Self.layerName(file), file, try layer.settings.applied(to: base)))
+                    let settings = try layer.settings.applied(to: base)
+                    try settings.validate()
+                    layers.append((layer.name ?? Self.layerName(file), file, settings))
                 }
             }
             stacks = config.stacks ?? []
