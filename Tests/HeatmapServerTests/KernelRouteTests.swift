@@ -113,3 +113,14 @@ import Testing
         }
     }
 }
+
+extension KernelRouteTests {
+    @Test("the map page has a radius-in-metres control that sets radius-meters=")
+    func pageControl() throws {
+        let servers = try Servers()
+        defer { servers.stop() }
+        let page = try servers.client().get("/").text
+        #expect(page.contains("id=\"radius-meters\""))
+        #expect(page.contains("\"&radius-meters=\""))
+    }
+}
