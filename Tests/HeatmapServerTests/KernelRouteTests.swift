@@ -124,3 +124,22 @@ extension KernelRouteTests {
         #expect(page.contains("\"&radius-meters=\""))
     }
 }
+
+extension KernelRouteTests {
+    @Test("TileJSON's bounds are padded by the reach in metres at the lowest zoom")
+    func tileJSONBounds() throws {
+        let servers = try Servers()
+        defer { servers.stop() }
+        let client = try servers.client()
+        func west(_ path: String) throws -> Double {
+            let json = try client.get(path).body
+            let object = try JSONSerialization.jsonObject(with: Data(json)) as? [String: Any]
+            return (object?["bounds"] as? [Double])?.first ?? .nan
+        }
+        let points = try west("/police.json")
+        let small = try west("/police.json?radius-meters=1000")
+        let large = try west("/police.json?radius-meters=5000000")
+        #expect(small > points)
+        #expect(large < points)
+    }
+}
