@@ -12,6 +12,13 @@ struct MeanMeasurement: Codable {
     var sumTileMs: Double
     var meanTileMs: Double
     var tileRatio: Double
+    /// Colouring (the mean: its positions in the range, then the colour map) and PNG encoding.
+    var sumColourMs: Double
+    var meanColourMs: Double
+    var sumEncodeMs: Double
+    var meanEncodeMs: Double
+    var sumPNGBytes: Int
+    var meanPNGBytes: Int
 }
 
 enum MeanBenchmark {
@@ -40,6 +47,12 @@ enum MeanBenchmark {
             var mean: [Double] = []
             var sumTile: [Double] = []
             var meanTile: [Double] = []
+            var colour: [[Double]] = [[], []]
+            var encode: [[Double]] = [[], []]
+            var bytes = [0, 0]
+            let map = ColorMap(gradient: .default, opacity: 0.7)
+            let maximum = try sumLayer.normalization(zoom: t.zoom, scale: t.scale)
+            let range = values.lowest...values.highest
             for _ in 0..<max(1, repetitions) {
                 sum.append(Measure.seconds { _ = index.intensity(in: rect, space: space, kernel: kernel) })
                 mean.append(Measure.seconds { _ = values.mean(in: rect, space: space, kernel: kernel) })
@@ -47,6 +60,20 @@ enum MeanBenchmark {
                     try Measure.seconds { _ = try sumLayer.tileFor(x: t.x, y: t.y, zoom: t.zoom, scale: t.scale) })
                 meanTile.append(
                     try Measure.seconds { _ = try meanLayer.tileFor(x: t.x, y: t.y, zoom: t.zoom, scale: t.scale) })
+                let grids = [
+                    index.intensity(in: rect, space: space, kernel: kernel),
+                    values.mean(in: rect, space: space, kernel: kernel).positions(in: range),
+                ]
+                for channel in 0..<2 {
+                    var image: RGBAImage?
+                    colour[channel].append(
+                        Measure.seconds {
+                            image = map.colorize(grids[channel], maximum: channel == 0 ? maximum : 1)
+                        })
+                    guard let image else { continue }
+                    encode[channel].append(
+                        try Measure.seconds { bytes[channel] = try PNGEncoder().encode(image).count })
+                }
             }
             let suffix = t.scale == 1 ? "" : "@\(t.scale)x"
             let s = Measure.median(sum) * 1000
@@ -57,7 +84,9 @@ enum MeanBenchmark {
                 MeanMeasurement(
                     tile: "\(t.zoom)/\(t.x)/\(t.y)\(suffix)", sumMs: s, meanMs: m, ratio: m / max(1e-9, s),
                     sumTileMs: st,
-                    meanTileMs: mt, tileRatio: mt / max(1e-9, st)))
+                    meanTileMs: mt, tileRatio: mt / max(1e-9, st), sumColourMs: Measure.median(colour[0]) * 1000,
+                    meanColourMs: Measure.median(colour[1]) * 1000, sumEncodeMs: Measure.median(encode[0]) * 1000,
+                    meanEncodeMs: Measure.median(encode[1]) * 1000, sumPNGBytes: bytes[0], meanPNGBytes: bytes[1]))
         }
         return out
     }

@@ -155,8 +155,11 @@ if options.sections.contains("mean") {
     for m in report.mean {
         log(
             String(
-                format: "mean %@: %.2f ms against the sum's %.2f (%.2f×); whole tile %.2f against %.2f (%.2f×)",
-                m.tile, m.meanMs, m.sumMs, m.ratio, m.meanTileMs, m.sumTileMs, m.tileRatio))
+                format:
+                    "mean %@: %.2f ms against the sum's %.2f (%.2f×); whole tile %.2f against %.2f (%.2f×); "
+                    + "colour %.2f/%.2f, PNG %.2f/%.2f ms, %d/%d bytes",
+                m.tile, m.meanMs, m.sumMs, m.ratio, m.meanTileMs, m.sumTileMs, m.tileRatio, m.meanColourMs,
+                m.sumColourMs, m.meanEncodeMs, m.sumEncodeMs, m.meanPNGBytes, m.sumPNGBytes))
     }
 }
 
