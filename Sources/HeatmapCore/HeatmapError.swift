@@ -22,6 +22,10 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case encodingFailed(String)
     /// The weights could not be read from their source (a database, say); the text says why.
     case sourceFailed(String)
+    /// A radius in metres or its reference latitude is unusable; the text says why.
+    case invalidGroundRadius(String)
+    /// The mean of a value cannot be drawn as asked (no values, a bad range or minimum); the text says why.
+    case invalidMean(String)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -49,6 +53,10 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "could not encode the tile: \(reason)"
         case .sourceFailed(let reason):
             return "could not read the weights: \(reason)"
+        case .invalidGroundRadius(let reason):
+            return "invalid radius in metres: \(reason)"
+        case .invalidMean(let reason):
+            return "cannot draw the mean: \(reason)"
         }
     }
 }

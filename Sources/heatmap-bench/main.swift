@@ -12,7 +12,8 @@ let usage = """
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
-                        stacked, normalization, throughput, encoders, render, postgres (the index is always built)
+                        stacked, normalization, throughput, encoders, render, postgres, mean
+                        (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
@@ -145,6 +146,21 @@ for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
             format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0),
             t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), describe(measured), largest / max(1e-6, smallest))
     )
+}
+
+// The mean of a value against the sum, on the same dense tiles (MeanBenchmark.swift).
+if options.sections.contains("mean") {
+    report.mean = try MeanBenchmark.run(
+        data: mainData, index: mainIndex, tiles: chosen, seed: options.seed, repetitions: options.repetitions)
+    for m in report.mean {
+        log(
+            String(
+                format:
+                    "mean %@: %.2f ms against the sum's %.2f (%.2f×); whole tile %.2f against %.2f (%.2f×); "
+                    + "colour %.2f/%.2f, PNG %.2f/%.2f ms, %d/%d bytes",
+                m.tile, m.meanMs, m.sumMs, m.ratio, m.meanTileMs, m.sumTileMs, m.tileRatio, m.meanColourMs,
+                m.sumColourMs, m.meanEncodeMs, m.sumEncodeMs, m.meanPNGBytes, m.sumPNGBytes))
+    }
 }
 
 // The same tiles over the smallest set and over it stacked to the largest size: equal

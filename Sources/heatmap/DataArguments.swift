@@ -4,7 +4,7 @@ import HeatmapKit
 /// The data options every command shares: `--data-format`, `--lat`, `--lng`, `--weight`,
 /// `--skip-invalid`, and reading the data with them.
 enum DataArguments {
-    static let valued: Set<String> = ["data-format", "lat", "lng", "weight"]
+    static let valued: Set<String> = ["data-format", "lat", "lng", "weight", "value"]
     static let flags: Set<String> = ["skip-invalid"]
     static let help = """
           --data-format F    json, csv, tsv, geojson or ndjson (default: from the extension and content)
@@ -12,6 +12,7 @@ enum DataArguments {
           --lng COL          the longitude's column or field (default: lng, lon, long, longitude or x)
           --weight COL       the weight's column, field or GeoJSON property (default: weight, intensity,
                              value or count; without one every point weighs 1)
+          --value COL        each point's value, for --aggregate mean (a number in every row)
           --skip-invalid     skip invalid rows, reporting how many and their first lines on standard error
         """
 
@@ -19,6 +20,7 @@ enum DataArguments {
         var options = PointReadOptions(
             latitudeColumn: list.text("lat"), longitudeColumn: list.text("lng"), weightColumn: list.text("weight"),
             skipInvalid: list.flag("skip-invalid"))
+        options.valueColumn = list.text("value")
         if let name = list.text("data-format") {
             guard let format = PointFormat(rawValue: name.lowercased()) else {
                 let names = PointFormat.allCases.map(\.rawValue).joined(separator: ", ")

@@ -9,6 +9,8 @@ struct ImageCommand {
                              [--base URL_TEMPLATE] [--base-tile-size 256|512]
                              [--radius N] [--opacity F] [--max-intensity M] [--gradient G]
                              [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
+                             [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean] [--min-density D]
+                             [--value-range LO,HI] [--value COL]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --center LAT,LNG   the centre of the image in degrees
@@ -20,7 +22,8 @@ struct ImageCommand {
           --base-tile-size   the base tiles' side in pixels (default 256; scaled up by nearest
                              neighbour to the heatmap's 256 × scale)
           --radius, --opacity, --max-intensity, --gradient, --color-map-size, --color-scale,
-          --min-zoom-intensity, --max-zoom-intensity   as for heatmap tile
+          --min-zoom-intensity, --max-zoom-intensity, --radius-meters, --radius-latitude,
+          --aggregate, --min-density, --value-range   as for heatmap tile
           --output FILE      where to write the PNG (default: standard output)
         \(DataArguments.help)
         """
@@ -39,7 +42,7 @@ struct ImageCommand {
             valued: DataArguments.valued.union([
                 "center", "zoom", "size", "scale", "base", "base-tile-size", "radius", "opacity", "max-intensity",
                 "output",
-            ]).union(AppearanceArguments.valued), flags: DataArguments.flags)
+            ]).union(AppearanceArguments.valued).union(KernelArguments.valued), flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -65,6 +68,7 @@ struct ImageCommand {
         settings.opacity = try list.number("opacity") ?? settings.opacity
         settings.maximumIntensity = try list.number("max-intensity")
         try AppearanceArguments.apply(list, to: &settings)
+        try KernelArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {
@@ -77,6 +81,7 @@ struct ImageCommand {
         }
         output = list.text("output")
         options = try DataArguments.options(list)
+        try KernelArguments.check(settings, options: options, postgres: false)
     }
 
     /// Two numbers separated by `separator` ("-37.8,144.9" or "600x400").
@@ -92,7 +97,7 @@ struct ImageCommand {
 
     func run() throws(CommandError) {
         let file = try DataArguments.read(dataPath, options: options)
-        let heatmap = HeatmapTileLayer(index: file.index, settings: settings)
+        let heatmap = DataArguments.layer(file, settings: settings)
         let layer: any TileLayer
         if let base {
             do {

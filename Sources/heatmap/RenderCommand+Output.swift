@@ -5,8 +5,14 @@ import HeatmapTiles
 
 extension RenderCommand {
     func metadata(_ file: PointFile) -> TileMetadata {
+        var padding = settings.radius
+        if settings.radiusMeters != nil {
+            // The reach at the lowest zoom, in points (pixels at scale 1).
+            let centre = file.index.latitudeRange.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0
+            padding = (try? settings.kernelRadius(zoom: zooms.lowerBound, scale: 1, centreLatitude: centre)) ?? padding
+        }
         var bounds =
-            file.report.bounds.map { $0.padded(byPixels: settings.radius, atZoom: zooms.lowerBound) }
+            file.report.bounds.map { $0.padded(byPixels: padding, atZoom: zooms.lowerBound) }
             ?? PointBounds(south: -85.0511, west: -180, north: 85.0511, east: 180)
         if let area { bounds = area.bounds }
         bounds.south = max(bounds.south, -85.0511)
@@ -15,10 +21,11 @@ extension RenderCommand {
         var options = recorded
         options["points"] = String(file.index.count)
         let gradient = gradientText == "default" ? "" : ", gradient \(gradientText)"
+        let radius = settings.radiusMeters.map { "\($0) m" } ?? String(settings.radius)
         return TileMetadata(
             name: name,
             description:
-                "Heatmap of \(file.index.count) points from \(ServeCommand.layerName(dataPath)) (radius \(settings.radius)\(gradient), opacity \(settings.opacity))",
+                "Heatmap of \(file.index.count) points from \(ServeCommand.layerName(dataPath)) (radius \(radius)\(gradient), opacity \(settings.opacity))",
             attribution: attribution, bounds: bounds,
             center: TileCenter(
                 longitude: center.longitude, latitude: center.latitude,

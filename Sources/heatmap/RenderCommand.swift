@@ -11,6 +11,8 @@ struct RenderCommand {
         usage: heatmap render DATA --zoom A-B --output heat.mbtiles|heat.pmtiles|DIR/
                               [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
                               [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
+                              [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean] [--min-density D]
+                              [--value-range LO,HI] [--value COL]
                               [--scale 1|2|3] [--bounds W,S,E,N] [--jobs N] [--name NAME]
                               [--attribution TEXT] [--quiet] [--force] [--resume]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
@@ -19,7 +21,8 @@ struct RenderCommand {
           --output OUT       .mbtiles (MBTiles 1.3), .pmtiles (PMTiles v3), or a folder of
                              {z}/{x}/{y}.png ({y}@2x.png at --scale 2)
           --radius, --opacity, --max-intensity, --gradient, --color-map-size, --color-scale,
-          --min-zoom-intensity, --max-zoom-intensity   as for heatmap tile
+          --min-zoom-intensity, --max-zoom-intensity, --radius-meters, --radius-latitude,
+          --aggregate, --min-density, --value-range   as for heatmap tile
           --scale S          1, 2 or 3: tiles of 256, 512 or 768 pixels (default 1)
           --bounds W,S,E,N   only the tiles that meet this area (degrees; W > E crosses 180°)
           --jobs N           render threads (default: every core)
@@ -54,7 +57,8 @@ struct RenderCommand {
             valued: DataArguments.valued.union([
                 "zoom", "output", "radius", "opacity", "gradient", "max-intensity", "scale", "bounds", "jobs", "name",
                 "attribution",
-            ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["quiet", "force", "resume"]))
+            ]).union(AppearanceArguments.valued).union(KernelArguments.valued),
+            flags: DataArguments.flags.union(["quiet", "force", "resume"]))
         guard list.positionals.count == 1 else {
             throw .usage("render needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -81,6 +85,7 @@ struct RenderCommand {
         settings.maximumIntensity = try list.number("max-intensity")
         gradientText = list.text("gradient") ?? "default"
         try AppearanceArguments.apply(list, to: &settings)
+        try KernelArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {
@@ -95,13 +100,14 @@ struct RenderCommand {
         if list.flag("force") && list.flag("resume") { throw .usage("--force and --resume exclude each other") }
         mode = list.flag("force") ? .overwrite : list.flag("resume") ? .resume : .create
         options = try DataArguments.options(list)
+        try KernelArguments.check(settings, options: options, postgres: false)
         recorded = [
             "data": dataPath, "zoom": "\(zooms.lowerBound)-\(zooms.upperBound)", "scale": String(scale),
             "radius": String(settings.radius), "opacity": String(settings.opacity), "gradient": gradientText,
             "max-intensity": settings.maximumIntensity.map { String($0) } ?? "auto",
             "bounds": list.text("bounds") ?? "",
         ]
-        for key in AppearanceArguments.valued where key != "gradient" {
+        for key in AppearanceArguments.valued.union(KernelArguments.valued) where key != "gradient" {
             if let value = list.text(key) { recorded[key] = value }
         }
         for key in DataArguments.valued { if let value = list.text(key) { recorded[key] = value } }
@@ -143,11 +149,12 @@ struct RenderCommand {
                     + (kind == .pmtiles ? "" : ", --resume continues an interrupted render"))
         }
         let file = try DataArguments.read(dataPath, options: options)
-        let layer = HeatmapTileLayer(index: file.index, settings: settings, cacheBytes: 0)
+        let layer = DataArguments.layer(file, settings: settings, cacheBytes: 0)
         let walk: PyramidWalk
         do {
-            walk = try PyramidWalk(
-                index: file.index, zooms: zooms, scale: scale, radius: settings.radius, area: area)
+            walk = try PyramidWalk(index: file.index, zooms: zooms, scale: scale, area: area) {
+                (zoom) throws(HeatmapError) in try layer.kernelRadius(zoom: zoom, scale: scale)
+            }
         } catch {
             throw CommandError(error.description)
         }

@@ -25,6 +25,8 @@ struct ServeCommand {
                              serves tiles from there (503 with Retry-After: 2 while they fail)
           --upstream-timeout S  seconds a URL layer waits for one tile (default 10)
           --radius, --opacity, --max-intensity   every layer's settings (see heatmap help tile)
+          --radius-meters, --radius-latitude, --aggregate, --min-density, --value-range, --value
+                             as for heatmap tile; each also a query parameter (radius-meters=...)
           --gradient, --color-map-size, --color-scale, --min-zoom-intensity, --max-zoom-intensity
                              as for heatmap tile (presets: default, viridis, inferno, magma,
                              turbo, cividis, fire, ice, classic)
@@ -94,7 +96,8 @@ struct ServeCommand {
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map", "upstream-timeout", "empty-tile",
                 "document-cache-control",
-            ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["no-cors", "no-watch"]))
+            ]).union(AppearanceArguments.valued).union(KernelArguments.valued),
+            flags: DataArguments.flags.union(["no-cors", "no-watch"]))
         readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
         if let path = list.text("config") {
@@ -133,6 +136,8 @@ struct ServeCommand {
             base.radius = try list.integer("radius") ?? base.radius
             base.opacity = try list.number("opacity") ?? base.opacity
             try AppearanceArguments.apply(list, to: &base)
+            try KernelArguments.apply(list, to: &base)
+            try KernelArguments.check(base, options: readOptions, postgres: list.text("postgres") != nil)
             if let maximum = try list.number("max-intensity") { base.maximumIntensity = maximum }
             try base.validate()
             for file in list.positionals { layers.append((Self.layerName(file), file, base)) }

@@ -8,6 +8,8 @@ struct TileCommand {
         usage: heatmap tile DATA Z/X/Y[@2x|@3x] [--radius N] [--opacity F] [--max-intensity M]
                             [--gradient G] [--color-map-size N] [--color-scale linear|sqrt|log]
                             [--min-zoom-intensity Z] [--max-zoom-intensity Z]
+                            [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean]
+                            [--min-density D] [--value-range LO,HI]
                             [--format png|intensity] [--output FILE]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap tile --postgres URL --table T Z/X/Y[@2x|@3x] [--where SQL] [the same options]
@@ -17,6 +19,7 @@ struct TileCommand {
           --opacity F        0...1 (default 0.7)
           --max-intensity M  a fixed normalisation value instead of the zoom's true maximum
         \(AppearanceArguments.help)
+        \(KernelArguments.help)
           --format           png (default), or intensity: Float32 little-endian, row-major,
                              north row first, before normalisation
           --output FILE      where to write (default: standard output)
@@ -38,7 +41,7 @@ struct TileCommand {
             arguments,
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "radius", "opacity", "max-intensity", "format", "output",
-            ]).union(AppearanceArguments.valued), flags: DataArguments.flags)
+            ]).union(AppearanceArguments.valued).union(KernelArguments.valued), flags: DataArguments.flags)
         postgres = try PostgresArguments.table(list)
         let wanted = postgres == nil ? 2 : 1
         guard list.positionals.count == wanted else {
@@ -52,12 +55,14 @@ struct TileCommand {
         settings.opacity = try list.number("opacity") ?? settings.opacity
         settings.maximumIntensity = try list.number("max-intensity")
         try AppearanceArguments.apply(list, to: &settings)
+        try KernelArguments.apply(list, to: &settings)
         format = list.text("format") ?? "png"
         guard ["png", "intensity"].contains(format) else {
             throw .usage("--format is png or intensity, got \"\(format)\"")
         }
         output = list.text("output")
         options = try DataArguments.options(list)
+        try KernelArguments.check(settings, options: options, postgres: postgres != nil)
         do {
             try settings.validate()
         } catch {
@@ -71,11 +76,16 @@ struct TileCommand {
             layer = HeatmapTileLayer(source: try PostgresArguments.source(connection, table), settings: settings)
         } else {
             let file = try DataArguments.read(dataPath, options: options)
-            layer = HeatmapTileLayer(index: file.index, settings: settings)
+            layer = DataArguments.layer(file, settings: settings)
         }
         let bytes: [UInt8]
         do {
-            if format == "intensity" {
+            if format == "intensity", settings.aggregate == .mean {
+                guard let grid = try layer.mean(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale) else {
+                    return reportNoTile()
+                }
+                bytes = grid.means.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+            } else if format == "intensity" {
                 guard let grid = try layer.intensity(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale) else {
                     return reportNoTile()
                 }

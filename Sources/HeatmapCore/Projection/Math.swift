@@ -13,3 +13,4 @@
 @inline(__always) func mathSin(_ x: Double) -> Double { sin(x) }
 @inline(__always) func mathAtan(_ x: Double) -> Double { atan(x) }
 @inline(__always) func mathSinh(_ x: Double) -> Double { sinh(x) }
+@inline(__always) func mathCos(_ x: Double) -> Double { cos(x) }

@@ -13,17 +13,23 @@ final class DataSet: Sendable {
     private let building = Mutex<Void>(())
     private let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
     private let indexingStarted = Mutex(false)
+    /// The points' values for ``Aggregate/mean``, or `nil` when the data have none.
+    let valueIndex: ValueIndex?
+    /// The middle of the data's latitudes, once computed (see DataSet+Latitude.swift).
+    let centre = Mutex<Double?>(nil)
 
     private struct MaximumKey: Hashable {
         var zoom: Int
         var scale: Int
-        var radius: Int
+        /// R in pixels: the same M(z) whether it came from points or metres.
+        var reach: Int
     }
 
     /// A data set of points, indexed on first use.
     init(points: [WeightedLatLng]) {
         givenPoints = points
         external = nil
+        valueIndex = nil
         built = Mutex(nil)
     }
 
@@ -31,6 +37,7 @@ final class DataSet: Sendable {
     init(index: PointIndex) {
         givenPoints = nil
         external = nil
+        valueIndex = nil
         built = Mutex(.success(index))
     }
 
@@ -38,7 +45,16 @@ final class DataSet: Sendable {
     init(source: ExternalSource) {
         givenPoints = nil
         external = source
+        valueIndex = nil
         built = Mutex(nil)
+    }
+
+    /// A data set of points with values, for ``Aggregate/mean``; its density is the index.
+    init(values: ValueIndex) {
+        givenPoints = nil
+        external = nil
+        valueIndex = values
+        built = Mutex(.success(values.density))
     }
 
     /// The points as given, or as the index holds them (see ``PointIndex/points``).
@@ -87,11 +103,15 @@ final class DataSet: Sendable {
     /// computed once and cached; callers asking for one being computed wait for it.
     /// A source's failure is not kept: the next caller tries again.
     func maximumIntensity(source: LayerSource, space: PixelSpace, radius: Int) throws(HeatmapError) -> Float {
-        let slot = maximumSlot(zoom: space.zoom, scale: space.scale, radius: radius)
+        try maximumIntensity(source: source, space: space, reach: radius * space.scale)
+    }
+
+    /// M(z) for a kernel of `reach` pixels (R), computed once and cached as above.
+    func maximumIntensity(source: LayerSource, space: PixelSpace, reach: Int) throws(HeatmapError) -> Float {
+        let slot = maximumSlot(zoom: space.zoom, scale: space.scale, reach: reach)
         return try slot.value.withLock { (value) throws(HeatmapError) -> Float in
             if let value { return value }
-            let computed = try source.maximumIntensity(
-                space: space, kernel: GaussianKernel(radius: radius * space.scale))
+            let computed = try source.maximumIntensity(space: space, kernel: GaussianKernel(radius: reach))
             value = computed
             slot.known.withLock { $0 = true }
             return computed
@@ -100,7 +120,12 @@ final class DataSet: Sendable {
 
     /// Starts computing M(z) on a background queue, once however often it is asked.
     func startMaximumIntensity(source: LayerSource, space: PixelSpace, radius: Int) {
-        let slot = maximumSlot(zoom: space.zoom, scale: space.scale, radius: radius)
+        startMaximumIntensity(source: source, space: space, reach: radius * space.scale)
+    }
+
+    /// Starts computing M(z) for a kernel of `reach` pixels, once however often it is asked.
+    func startMaximumIntensity(source: LayerSource, space: PixelSpace, reach: Int) {
+        let slot = maximumSlot(zoom: space.zoom, scale: space.scale, reach: reach)
         guard
             slot.started.withLock({ started in
                 defer { started = true }
@@ -108,7 +133,7 @@ final class DataSet: Sendable {
             })
         else { return }
         DispatchQueue.global().async {
-            if (try? self.maximumIntensity(source: source, space: space, radius: radius)) == nil {
+            if (try? self.maximumIntensity(source: source, space: space, reach: reach)) == nil {
                 // Failed (a source lost, say): the next request may start it again.
                 slot.started.withLock { $0 = false }
             }
@@ -117,12 +142,17 @@ final class DataSet: Sendable {
 
     /// Whether M(z) for these parameters is known, so that a tile needs no search first.
     func knowsMaximumIntensity(zoom: Int, scale: Int, radius: Int) -> Bool {
-        maxima.withLock { $0[MaximumKey(zoom: zoom, scale: scale, radius: radius)]?.isKnown ?? false }
+        knowsMaximumIntensity(zoom: zoom, scale: scale, reach: radius * scale)
     }
 
-    private func maximumSlot(zoom: Int, scale: Int, radius: Int) -> MaximumSlot {
+    /// Whether M(z) for a kernel of `reach` pixels is known.
+    func knowsMaximumIntensity(zoom: Int, scale: Int, reach: Int) -> Bool {
+        maxima.withLock { $0[MaximumKey(zoom: zoom, scale: scale, reach: reach)]?.isKnown ?? false }
+    }
+
+    private func maximumSlot(zoom: Int, scale: Int, reach: Int) -> MaximumSlot {
         maxima.withLock { slots in
-            let key = MaximumKey(zoom: zoom, scale: scale, radius: radius)
+            let key = MaximumKey(zoom: zoom, scale: scale, reach: reach)
             if let slot = slots[key] { return slot }
             let slot = MaximumSlot()
             slots[key] = slot

@@ -19,6 +19,21 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// Google's `maximumZoomIntensity`: above this zoom, M(z) is the true maximum at this zoom.
     /// `nil` (the default): 22. Equal to ``minimumZoomIntensity``: one maximum for all zooms.
     public var maximumZoomIntensity: Int?
+    /// The kernel's radius in ground metres, converted per zoom (see ``GroundRadius``), or `nil`
+    /// (the default) for ``radius`` in points. Set, it wins over ``radius``.
+    public var radiusMeters: Double? = nil
+    /// The latitude at which ``radiusMeters`` are measured, in degrees, or `nil` (the default)
+    /// for the middle of the data's latitudes.
+    public var radiusLatitude: Double? = nil
+    /// What a pixel shows: the kernel-weighted sum of the weights (the default) or the
+    /// kernel-weighted mean of the points' values (see ``Aggregate``).
+    public var aggregate: Aggregate = .sum
+    /// With ``Aggregate/mean``: pixels whose density Σ wᵢ·K is below this stay clear. Default 0
+    /// (every pixel within reach of a point of positive weight).
+    public var minimumDensity: Double = 0
+    /// With ``Aggregate/mean``: the values at the ends of the colour ramp, or `nil` (the
+    /// default) for the smallest and largest value of the data.
+    public var valueRange: ClosedRange<Double>? = nil
 
     /// Creates settings; every argument has Google's default.
     public init(
@@ -69,5 +84,6 @@ public struct HeatmapSettings: Sendable, Hashable {
         if let low = minimumZoomIntensity, let high = maximumZoomIntensity, low > high {
             throw .invalidZoomIntensity("minimumZoomIntensity \(low) is above maximumZoomIntensity \(high)")
         }
+        try validateRadiusAndMean()
     }
 }

@@ -11,7 +11,7 @@ extension HeatmapTileLayer {
         }
         let grid = try snapshot.data.source().intensity(
             in: PixelRect(tileX: x, y: y, in: space), space: space,
-            kernel: GaussianKernel(radius: snapshot.settings.radius * scale))
+            kernel: GaussianKernel(radius: snapshot.reach(zoom: zoom, scale: scale)))
         return grid.isEmpty ? nil : grid
     }
 
@@ -24,7 +24,7 @@ extension HeatmapTileLayer {
         _ = try PixelSpace(zoom: zoom, scale: scale)
         let space = try PixelSpace(zoom: snapshot.settings.normalizationZoom(zoom), scale: scale)
         let source = try snapshot.data.source()
-        return Double(
-            try snapshot.data.maximumIntensity(source: source, space: space, radius: snapshot.settings.radius))
+        let reach = try snapshot.reach(zoom: space.zoom, scale: scale)
+        return Double(try snapshot.data.maximumIntensity(source: source, space: space, reach: reach))
     }
 }

@@ -88,15 +88,16 @@ extension HeatmapTileLayer {
             data.startIndexing()
             return .notAvailableYet
         }
-        let radius = snapshot.settings.radius
         // A zoom the range would clamp into 0...22 is still an error, as from tileFor.
         _ = try PixelSpace(zoom: zoom, scale: scale)
         let normalizationZoom = snapshot.settings.normalizationZoom(zoom)
-        if snapshot.settings.maximumIntensity == nil,
-            !data.knowsMaximumIntensity(zoom: normalizationZoom, scale: scale, radius: radius),
+        // The mean needs no M(z): its colours come from the value range.
+        if snapshot.settings.maximumIntensity == nil, snapshot.settings.aggregate == .sum,
+            let reach = try? snapshot.reach(zoom: normalizationZoom, scale: scale),
+            !data.knowsMaximumIntensity(zoom: normalizationZoom, scale: scale, reach: reach),
             let source = try? data.source(), let space = try? PixelSpace(zoom: normalizationZoom, scale: scale)
         {
-            data.startMaximumIntensity(source: source, space: space, radius: radius)
+            data.startMaximumIntensity(source: source, space: space, reach: reach)
             return .notAvailableYet
         }
         return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
@@ -104,11 +105,11 @@ extension HeatmapTileLayer {
 
     /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG.
     func render(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> TileResult {
+        if snapshot.settings.aggregate == .mean { return try renderMean(x: x, y: y, space: space, snapshot: snapshot) }
         let source = try snapshot.data.source()
-        let radius = snapshot.settings.radius
+        let reach = try snapshot.reach(zoom: space.zoom, scale: space.scale)
         let grid = try source.intensity(
-            in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: radius * space.scale)
-        )
+            in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: reach))
         if grid.isEmpty { return .noTile }
         let maximum: Double
         if let fixed = snapshot.settings.maximumIntensity {
@@ -116,7 +117,9 @@ extension HeatmapTileLayer {
         } else {
             let zoom = snapshot.settings.normalizationZoom(space.zoom)
             let normalizing = zoom == space.zoom ? space : try PixelSpace(zoom: zoom, scale: space.scale)
-            maximum = Double(try snapshot.data.maximumIntensity(source: source, space: normalizing, radius: radius))
+            let normalizingReach = zoom == space.zoom ? reach : try snapshot.reach(zoom: zoom, scale: space.scale)
+            maximum = Double(
+                try snapshot.data.maximumIntensity(source: source, space: normalizing, reach: normalizingReach))
         }
         let image = snapshot.colorMap.colorize(grid, maximum: maximum)
         do {

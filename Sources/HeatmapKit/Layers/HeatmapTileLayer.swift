@@ -88,7 +88,7 @@ public final class HeatmapTileLayer: Sendable {
     }
 
     /// Changes the state and drops the cached tiles, which no longer apply.
-    private func update(_ change: (inout State) -> Void) {
+    func update(_ change: (inout State) -> Void) {
         state.withLock { state in
             change(&state)
             state.generation += 1

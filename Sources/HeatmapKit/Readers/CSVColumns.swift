@@ -9,9 +9,11 @@ struct CSVColumns {
     var weight: Int?
     /// The header's names, for messages.
     var names: [String]
+    /// The value's column, for the mean (only with ``PointReadOptions/valueColumn``).
+    var value: Int? = nil
 
     /// The number of fields a row needs.
-    var needed: Int { max(latitude, longitude, weight ?? 0) + 1 }
+    var needed: Int { max(latitude, longitude, weight ?? 0, value ?? 0) + 1 }
 
     /// Finds the columns in a header, by the names given or else the usual ones.
     ///
@@ -51,7 +53,14 @@ struct CSVColumns {
         if let given = options.weightColumn, weight == nil {
             return .failure(ColumnProblem("no weight column \"\(given)\": \(seen)"))
         }
-        return .success(CSVColumns(latitude: latitude, longitude: longitude, weight: weight, names: names))
+        var found = CSVColumns(latitude: latitude, longitude: longitude, weight: weight, names: names)
+        if let given = options.valueColumn {
+            guard let value = column(given, []) else {
+                return .failure(ColumnProblem("no value column \"\(given)\": \(seen); name it with --value COL"))
+            }
+            found.value = value
+        }
+        return .success(found)
     }
 
     struct ColumnProblem: Error {
@@ -100,6 +109,7 @@ extension CSVPointParser {
         guard fields.count >= columns.needed else {
             let missing = [
                 (columns.latitude, "latitude"), (columns.longitude, "longitude"), (columns.weight ?? -1, "weight"),
+                (columns.value ?? -1, "value"),
             ].filter { $0.0 >= fields.count }.max { $0.0 < $1.0 }
             let name = missing.map { "the \($0.1) is field \($0.0 + 1) (\"\(columns.names[$0.0])\")" } ?? ""
             return try collector.reject(line: line, "has \(fields.count) fields, but \(name)")
@@ -132,12 +142,23 @@ extension CSVPointParser {
             }
             weight = value
         }
+        if let column = columns.value {
+            let valueField = stripped(fields[column])
+            guard let value = number(valueField) else {
+                return try collector.reject(line: line, describe("value", valueField))
+            }
+            if let problem = PointCollector.valueProblem(value, text: text(valueField)) {
+                return try collector.reject(line: line, problem)
+            }
+            collector.pendingValue = value
+        }
         collector.add(latitude: latitude, longitude: longitude, weight: weight)
     }
 
     /// Why a field is not a number.
     func describe(_ name: String, _ field: Range<Int>) -> String {
         if field.isEmpty {
+            if name == "value" { return "value is empty: give a number, or --skip-invalid to skip such rows" }
             return name == "weight"
                 ? "weight is empty: give a number (0 draws nothing), or --skip-invalid to skip such rows"
                 : "\(name) is empty"

@@ -8,6 +8,10 @@ extension JSONRecordInterpreter {
         guard let shape = tape.member(of: node, named: JSONKey.geometry), tape.nodes[shape.index].kind == .object
         else { return try reject(node, label, "the feature has no geometry (or a null one)", &collector) }
         var weight: (value: Double, node: Int) = (1, node)
+        let properties = tape.member(of: node, named: JSONKey.properties).map(\.index).flatMap {
+            tape.nodes[$0].kind == .object ? $0 : nil
+        }
+        guard try readValue(in: properties, record: node, label: label, into: &collector) else { return }
         if let properties = tape.member(of: node, named: JSONKey.properties),
             tape.nodes[properties.index].kind == .object
         {

@@ -39,6 +39,7 @@ struct JSONRecordInterpreter {
                 try feature(child, label: RecordLabel(kind: "feature", number: i), into: &collector)
             }
         case "Point"?, "MultiPoint"?, "GeometryCollection"?:
+            guard try readValue(in: nil, record: node, label: label, into: &collector) else { return }
             try geometry(node, weight: (1, node), label: label, into: &collector)
         case let type?:
             try reject(
@@ -88,6 +89,7 @@ struct JSONRecordInterpreter {
         if weightField == nil, let name = options.weightColumn {
             return try reject(node, label, "has no \"\(name)\" field", &collector)
         }
+        guard try readValue(in: node, record: node, label: label, into: &collector) else { return }
         try add(
             latitude: latitude, longitude: longitude, weight: weightField ?? (1, node), label: label,
             into: &collector)

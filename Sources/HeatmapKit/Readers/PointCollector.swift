@@ -17,6 +17,11 @@ struct PointCollector {
     /// The points as read, kept only when not `nil` (for ``JSONPointReader``), and then
     /// in place of the index: the builder stays empty.
     var points: [WeightedLatLng]?
+    /// The points with their values, in place of ``builder`` when a value column is read.
+    var values: ValueIndex.Builder?
+    /// The value of the point (or the feature's points) ``add(latitude:longitude:weight:)``
+    /// adds next, when values are read (see PointCollector+Values.swift).
+    var pendingValue = 0.0
 
     init(path: String, skipInvalid: Bool) {
         self.path = path
@@ -56,7 +61,14 @@ struct PointCollector {
     /// Adds a point already checked with the `…Problem` functions.
     mutating func add(latitude: Double, longitude: Double, weight: Double) {
         storedWeightSum += PointIndex.storedWeight(weight)
-        if points != nil {
+        if values != nil {
+            // Checked by the reader as the builder checks them, so it cannot throw here.
+            do {
+                try values?.append(latitude: latitude, longitude: longitude, intensity: weight, value: pendingValue)
+            } catch {
+                return
+            }
+        } else if points != nil {
             points?.append(
                 WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude), intensity: weight))
         } else {
@@ -80,7 +92,7 @@ struct PointCollector {
     /// The index (empty when the points are kept instead) and report; an error if no point
     /// was read.
     mutating func finish(format: PointFormat) throws(PointFileError) -> PointFile {
-        guard (points?.count ?? builder.count) > 0 else {
+        guard (points?.count ?? values?.count ?? builder.count) > 0 else {
             if skipped > 0 {
                 let lines = skippedLines.map(String.init).joined(separator: ", ")
                 throw PointFileError(
@@ -89,6 +101,16 @@ struct PointCollector {
             throw PointFileError(path: path, reason: "holds no points")
         }
         let report = statistics.report(path: path, format: format, skipped: skipped, skippedLines: skippedLines)
+        if var values {
+            do {
+                let built = try values.build()
+                var file = PointFile(index: built.density, report: report)
+                file.values = built
+                return file
+            } catch {
+                throw PointFileError(path: path, reason: error.description)
+            }
+        }
         // build() takes the builder's arrays, so that they are sorted without a copy.
         return PointFile(index: builder.build(), report: report)
     }

@@ -6,6 +6,9 @@ public struct PointFile: Sendable {
     public var index: PointIndex
     /// Counts, skipped rows, bounds and weights.
     public var report: PointFileReport
+    /// The points with their values, when a value column was read
+    /// (``PointReadOptions/valueColumn``); its density is ``index``.
+    public var values: ValueIndex? = nil
 
     /// Creates a points file's result.
     public init(index: PointIndex, report: PointFileReport) {
@@ -40,6 +43,8 @@ public enum PointFileReader {
         let path = input.path
         if collector.points != nil {
             collector.points?.reserveCapacity(try input.estimatedLineCount())
+        } else if options.valueColumn != nil {
+            collector.values = ValueIndex.Builder(capacity: try input.estimatedLineCount())
         } else if collector.builder.count == 0 {
             collector.builder = PointIndex.Builder(capacity: try input.estimatedLineCount())
         }

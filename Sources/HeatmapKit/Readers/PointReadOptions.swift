@@ -15,6 +15,10 @@ public struct PointReadOptions: Sendable, Hashable {
     /// Whether to skip invalid rows (counting them and keeping the first line numbers in the
     /// report) instead of stopping at the first one. Syntax errors always stop.
     public var skipInvalid: Bool
+    /// The column, JSON field or GeoJSON property of each point's value, for the mean
+    /// (``Aggregate/mean``); `nil` (the default) reads no values. Every point must then have a
+    /// finite number there, with the weight's rules for errors and ``skipInvalid``.
+    public var valueColumn: String? = nil
 
     /// Creates options; the defaults detect everything and stop at the first invalid row.
     public init(

@@ -44,6 +44,7 @@ enum MapPage {
             <div id="map"></div>
             <div id="controls">
               <label>radius <input id="radius" type="range" min="10" max="50" step="1"> <span id="radius-value"></span></label>
+              <label>or metres <input id="radius-meters" type="number" min="0" step="100" placeholder="off" size="7"></label>
               <label>opacity <input id="opacity" type="range" min="0" max="1" step="0.05"> <span id="opacity-value"></span></label>
               <label>gradient <select id="gradient"></select></label>
               <label>scale <select id="color-scale"><option value="">layer's</option><option>linear</option><option>sqrt</option><option>log</option></select></label>
@@ -65,13 +66,14 @@ enum MapPage {
               const opacity = document.getElementById("opacity");
               const gradient = document.getElementById("gradient");
               const colorScale = document.getElementById("color-scale");
+              const radiusMeters = document.getElementById("radius-meters");
               radius.value = catalog.layers[0].radius;
               opacity.value = catalog.layers[0].opacity;
               for (const name of catalog.gradients) gradient.add(new Option(name, name));
               // The page's own query (/?gradient=fire&radius=30) sets the controls, for links.
               const given = new URLSearchParams(location.search);
               let tuned = false;
-              for (const [control, name] of [[radius, "radius"], [opacity, "opacity"], [gradient, "gradient"], [colorScale, "color-scale"]]) {
+              for (const [control, name] of [[radius, "radius"], [opacity, "opacity"], [gradient, "gradient"], [colorScale, "color-scale"], [radiusMeters, "radius-meters"]]) {
                 if (!given.has(name)) continue;
                 if (control === gradient && ![...gradient.options].some((o) => o.value === given.get(name)))
                   gradient.add(new Option(given.get(name), given.get(name)));
@@ -82,7 +84,8 @@ enum MapPage {
                 if (!tuned) return "";
                 return "?radius=" + radius.value + "&opacity=" + opacity.value +
                   "&gradient=" + encodeURIComponent(gradient.value) +
-                  (colorScale.value ? "&color-scale=" + colorScale.value : "");
+                  (colorScale.value ? "&color-scale=" + colorScale.value : "") +
+                  (Number(radiusMeters.value) > 0 ? "&radius-meters=" + Number(radiusMeters.value) : "");
               }
               const overlays = {};
               const layers = catalog.layers.map((info, i) => {
@@ -112,6 +115,7 @@ enum MapPage {
               opacity.addEventListener("change", update);
               gradient.addEventListener("change", update);
               colorScale.addEventListener("change", update);
+              radiusMeters.addEventListener("change", update);
               radius.addEventListener("input", show);
               opacity.addEventListener("input", show);
               show();

@@ -13,6 +13,8 @@ public struct LayerData: Sendable {
     public var source: (any WeightSource)?
     /// The points (rows) the source holds, when it is not the index.
     public var sourceCount = 0
+    /// The points with their values, when read with a value column (for the mean); `nil` otherwise.
+    public var values: ValueIndex? = nil
 
     /// The number of points drawn.
     public var count: Int { source == nil ? index.count : sourceCount }
@@ -63,6 +65,7 @@ public struct LayerData: Sendable {
             let file = try PointFileReader.read(path: path, options: options)
             var data = LayerData(index: file.index, bounds: file.report.bounds)
             data.skipSummary = file.report.skipSummary
+            data.values = file.values
             return data
         } catch {
             throw LayerLoadError(error.description)

@@ -34,6 +34,8 @@ public final class ServedLayer: Sendable {
         self.settings = settings
         if let source = data.source {
             layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
+        } else if let values = data.values {
+            layer = HeatmapTileLayer(values: values, settings: settings, cacheBytes: 0)
         } else {
             layer = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
         }
@@ -57,6 +59,8 @@ public final class ServedLayer: Sendable {
         state.withLock { state in
             if let source = data.source {
                 layer.replaceSource(with: source)
+            } else if let values = data.values {
+                layer.replaceData(withValues: values)
             } else {
                 layer.replaceData(with: data.index)
             }

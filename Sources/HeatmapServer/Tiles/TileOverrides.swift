@@ -23,12 +23,15 @@ public struct TileOverrides: Sendable, Hashable {
     public var minimumZoomIntensity: Int??
     /// Google's maximumZoomIntensity; `.some(nil)` for `auto` (22).
     public var maximumZoomIntensity: Int??
+    /// The radius in metres and the mean (``KernelOverrides``).
+    public var kernel = KernelOverrides()
 
     /// The names understood.
-    public static let parameterNames = [
-        "radius", "opacity", "gradient", "color-map-size", "color-scale", "max", "min-zoom-intensity",
-        "max-zoom-intensity",
-    ]
+    public static let parameterNames =
+        [
+            "radius", "opacity", "gradient", "color-map-size", "color-scale", "max", "min-zoom-intensity",
+            "max-zoom-intensity",
+        ] + KernelOverrides.parameterNames
 
     /// No overrides.
     public init() {}
@@ -75,7 +78,7 @@ public struct TileOverrides: Sendable, Hashable {
                     }
                     maximum = .some(m)
                 }
-            default: continue
+            default: try kernel.parse(name: name, value: value)
             }
         }
         if let gradientText { gradient = try GradientPresets.parse(gradientText, colorMapSize: colorMapSize) }
@@ -95,7 +98,7 @@ public struct TileOverrides: Sendable, Hashable {
     /// Whether nothing is overridden.
     public var isEmpty: Bool {
         radius == nil && opacity == nil && gradientText == nil && maximum == nil && colorMapSize == nil
-            && colorScale == nil && minimumZoomIntensity == nil && maximumZoomIntensity == nil
+            && colorScale == nil && minimumZoomIntensity == nil && maximumZoomIntensity == nil && kernel.isEmpty
     }
 
     /// The layer's settings with these applied.
@@ -115,7 +118,7 @@ public struct TileOverrides: Sendable, Hashable {
         if let colorScale { settings.colorScale = colorScale }
         if let minimumZoomIntensity { settings.minimumZoomIntensity = minimumZoomIntensity }
         if let maximumZoomIntensity { settings.maximumZoomIntensity = maximumZoomIntensity }
-        return settings
+        return kernel.applied(to: settings)
     }
 
     /// The overrides as a canonical query (`radius=30&gradient=fire`), empty when none.
@@ -133,7 +136,7 @@ public struct TileOverrides: Sendable, Hashable {
         if let maximumZoomIntensity {
             parts.append("max-zoom-intensity=\(maximumZoomIntensity.map { "\($0)" } ?? "auto")")
         }
-        return parts.joined(separator: "&")
+        return (parts + kernel.queryParts).joined(separator: "&")
     }
 }
 

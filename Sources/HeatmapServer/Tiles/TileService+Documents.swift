@@ -31,7 +31,12 @@ extension TileService {
     ) -> TileJSON {
         let data = layer.current.data
         let query = overrides.query.isEmpty ? "" : "?" + overrides.query
-        let radius = overrides.applied(to: layer.settings).radius
+        let settings = overrides.applied(to: layer.settings)
+        // In points (pixels at scale 1): a radius in metres is its reach at the lowest zoom.
+        let radius =
+            settings.radiusMeters == nil
+            ? settings.radius
+            : (try? layer.layer.kernelRadius(zoom: options.minZoom, settings: settings)) ?? settings.radius
         var bounds: [Double] = [-180, -85.0511, 180, 85.0511]
         if let b = data.bounds?.padded(byPixels: radius, atZoom: options.minZoom).withoutWrapping {
             bounds = [b.west, b.south, b.east, b.north]

@@ -82,7 +82,11 @@ extension TileService {
                 x: key.x, y: key.y, zoom: key.zoom, scale: key.scale, settings: key.settings)
         } catch {
             metrics.renderFailed()
-            if case .tileOutOfRange = error { return .failure(RenderFailure(status: 400, message: error.description)) }
+            switch error {
+            case .tileOutOfRange, .invalidMean, .invalidGroundRadius:
+                return .failure(RenderFailure(status: 400, message: error.description))
+            default: break
+            }
             // The data's source (a database) is down or too slow: try again later.
             if case .sourceFailed = error { return .failure(RenderFailure(status: 503, message: error.description)) }
             return .failure(RenderFailure(status: 500, message: error.description))

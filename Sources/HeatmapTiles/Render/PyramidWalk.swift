@@ -9,7 +9,8 @@ public struct PyramidWalk: Sendable {
     public let zooms: ClosedRange<Int>
     let index: PointIndex
     let spaces: [PixelSpace]
-    let reach: Int
+    /// The reach in pixels a tile of each zoom is padded by (index = zoom).
+    let reaches: [Int]
     let area: TileArea?
     private var stack = [TileCoordinate(zoom: 0, x: 0, y: 0)]
 
@@ -19,13 +20,31 @@ public struct PyramidWalk: Sendable {
     public init(index: PointIndex, zooms: ClosedRange<Int>, scale: Int, radius: Int, area: TileArea? = nil)
         throws(HeatmapError)
     {
+        try self.init(index: index, zooms: zooms, scale: scale, area: area) { _ in radius * scale }
+    }
+
+    /// A walk whose kernel reach in pixels depends on the zoom (a radius in metres): a tile of
+    /// zoom z is padded by R(z), or by more where a finer zoom's reach, halved per zoom up,
+    /// is larger, so that a parent's padded area still holds every child's.
+    ///
+    /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
+    public init(
+        index: PointIndex, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil,
+        reach: (Int) throws(HeatmapError) -> Int
+    ) throws(HeatmapError) {
         self.zooms = zooms
         self.index = index
         var spaces: [PixelSpace] = []
         for zoom in 0...zooms.upperBound { spaces.append(try PixelSpace(zoom: zoom, scale: scale)) }
         _ = try PixelSpace(zoom: zooms.lowerBound, scale: scale)
         self.spaces = spaces
-        reach = radius * scale
+        var reaches = [Int](repeating: 0, count: zooms.upperBound + 1)
+        var finer = 0
+        for zoom in (0...zooms.upperBound).reversed() {
+            reaches[zoom] = max(try reach(zoom), (finer + 1) / 2)
+            finer = reaches[zoom]
+        }
+        self.reaches = reaches
         self.area = area
     }
 
@@ -34,7 +53,7 @@ public struct PyramidWalk: Sendable {
         while let tile = stack.popLast() {
             if let area, !area.contains(tile) { continue }
             let space = spaces[tile.zoom]
-            let padded = PixelRect(tileX: tile.x, y: tile.y, in: space).expanded(by: reach)
+            let padded = PixelRect(tileX: tile.x, y: tile.y, in: space).expanded(by: reaches[tile.zoom])
             guard index.weight(in: padded, space: space) > 0 else { continue }
             if tile.zoom < zooms.upperBound { stack += tile.children.reversed() }
             if tile.zoom >= zooms.lowerBound { return tile }
