@@ -266,13 +266,14 @@ def worker(index, args, port, known, results):
     rng = random.Random(args.seed * 1000 + index)
     share = args.requests // args.workers + (1 if index < args.requests % args.workers else 0)
     s = dict(requests=0, cases=0, responses=0, statuses={}, hangs=0, resets=0, malformed=0, excess=0, server_errors=0,
-             traversals_accepted=0, known_tile_mismatches=0, checks=0, kept=0, findings=0)
+             traversal_cases=0, traversals_accepted=0, known_tile_mismatches=0, checks=0, kept=0, findings=0)
     seen = set()
     since_check = 0
     while s["requests"] < share:
         data, count, must_refuse, mutated = case(rng)
         s["requests"] += count
         s["cases"] += 1
+        s["traversal_cases"] += must_refuse
         raw, failure = exchange(port, data, args.timeout)
         fault = None
         if failure:
