@@ -225,7 +225,7 @@ def main():
         total["deaths"] = 1 if died else 0
         total["worker_failures"] = len(workers) - len(summaries)
         total["server_exit"] = server.returncode
-        total["unexpected_statuses"] = sum(c for s, c in total["statuses"].items() if s not in ("200", "204", "400"))
+        total["unexpected_statuses"] = sum(c for s, c in total["statuses"].items() if s not in ("200", "204", "400", "404"))
         total["seconds"] = round(time.monotonic() - started, 1)
         total["requests_per_second"] = round(total["requests"] / max(total["seconds"], 1e-9))
         total["server_rss_mb"] = rss_mb(server.pid)

@@ -17,6 +17,7 @@ struct ServeCommand {
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                              [--postgres URL --table T [--where SQL] [--layer-name N] [--statement-timeout S]]
                              [--upstream-timeout SECONDS]
+                             [--idle-timeout 60] [--request-timeout 10] [--write-timeout 30]
           DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), or tiles heatmap render
                              wrote (heat.mbtiles, heat.pmtiles, a folder); the layer is named after
                              the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
@@ -43,6 +44,10 @@ struct ServeCommand {
                              OpenLayers count a 204 as a tile error)
           --document-cache-control T   Cache-Control of TileJSON, catalog, page (default no-cache)
           --no-watch         do not reload a layer when its data file changes (SIGHUP still does)
+          --max-connections N   open connections at most (default 1024; 503 beyond)
+          --idle-timeout S   close a keep-alive connection idle for S seconds (default 60)
+          --request-timeout S   a request head must arrive within S seconds of its first byte (408)
+          --write-timeout S  close a connection whose responses make no progress for S seconds (30)
         \(DataArguments.help)
         \(PostgresArguments.help)
           --layer-name N     the table's layer name (default: the table's name)
@@ -96,7 +101,7 @@ struct ServeCommand {
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map", "upstream-timeout", "empty-tile",
                 "document-cache-control",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued),
+            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(Self.timeoutFlags),
             flags: DataArguments.flags.union(["no-cors", "no-watch"]))
         readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
@@ -131,6 +136,7 @@ struct ServeCommand {
         guard limits.maxConnections >= 1 else {
             throw .usage("--max-connections \(limits.maxConnections) must be at least 1")
         }
+        try Self.applyTimeouts(list, to: &limits)
         do {
             var base = try (config.defaults?.applied(to: .default)) ?? .default
             base.radius = try list.integer("radius") ?? base.radius

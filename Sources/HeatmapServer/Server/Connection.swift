@@ -25,6 +25,9 @@ final class Connection {
     var requestsServed = 0
     /// When the last byte moved either way.
     var lastProgress: Double
+    /// When the output last moved towards the client (or began to wait): the write timeout
+    /// counts from here, so a client that never reads cannot hold the connection by sending.
+    var lastWrite: Double
     /// When the first byte of the request now being received arrived.
     var requestStarted: Double?
     /// The poll events wanted.
@@ -35,6 +38,7 @@ final class Connection {
         self.fd = fd
         parser = HTTPParser(limits: limits)
         lastProgress = now
+        lastWrite = now
     }
 
     /// One response place in the pipeline.
@@ -87,6 +91,7 @@ final class Connection {
         if !hasPendingOutput {
             output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
             outputSent = 0
+            lastWrite = Socket.now()
         }
         if output.isEmpty { output = bytes } else { output += bytes }
     }

@@ -138,6 +138,7 @@ extension EventLoop {
             case .done(let n):
                 connection.outputSent += n
                 connection.lastProgress = Socket.now()
+                if n > 0 { connection.lastWrite = connection.lastProgress }
             case .wouldBlock:
                 return updateInterest(connection)
             case .closed:
@@ -179,7 +180,7 @@ extension EventLoop {
             if connection.draining {
                 if now > connection.drainDeadline { closeConnection(connection) }
             } else if connection.hasPendingOutput {
-                if now - connection.lastProgress > limits.writeTimeout { timedOut(connection, answer: false) }
+                if now - connection.lastWrite > limits.writeTimeout { timedOut(connection, answer: false) }
             } else if connection.awaiting {
                 continue
             } else if let started = connection.requestStarted {

@@ -27,7 +27,10 @@ public final class StoredLayer: SyncTileLayer {
 
     /// The stored tiles' side: 256 × the scale they were rendered at (at every requested scale:
     /// map clients size tiles themselves).
-    public var tileSize: Int { 256 * min(max(reader.metadata.scale, 1), 3) }
+    public var tileSize: Int { 256 * storedScale }
+
+    /// The scale the tiles were rendered at, 1...3 (from the archive's metadata).
+    public var storedScale: Int { min(max(reader.metadata.scale, 1), 3) }
 
     /// The stored bytes, or no tile where none is stored.
     ///

@@ -108,7 +108,8 @@ struct TileJSON: Encodable {
     var points: Int
     var radius: Int
     var opacity: Double
-    /// The TileJSON of each scale (1, 2, 3), for a client to pick sharp tiles; `nil` for stored layers.
+    /// The TileJSON of each scale (1, 2, 3), for a client to pick sharp tiles; a stored layer lists
+    /// the one scale it was rendered at; `nil` for hosted layers and stacks.
     var scales: [String]? = nil
 }
 

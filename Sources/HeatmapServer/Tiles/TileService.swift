@@ -90,6 +90,9 @@ public final class TileService: HTTPResponder {
     /// Answers a request.
     public func respond(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
+        if let (status, reason) = Self.targetRefusal(path: request.path, query: request.query) {
+            return finish(.text(status, reason), route: route)
+        }
         if request.method == "OPTIONS", options.cors { return finish(optionsResponse(request), route: route) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are allowed")
@@ -112,7 +115,7 @@ public final class TileService: HTTPResponder {
             return finish(.text(.badRequest, reason), route: route)
         case .tileJSON(let name, let scale):
             if let stored = storedByName[name] {
-                return finish(validated(json(storedDocument(stored, base: baseURL(request))), request), route: route)
+                return finish(storedTileJSON(stored, request: request, scale: scale), route: route)
             }
             if let layer = byName[name] {
                 return finish(validated(tileJSON(layer, request: request, scale: scale), request), route: route)
