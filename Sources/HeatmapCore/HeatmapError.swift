@@ -22,6 +22,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case encodingFailed(String)
     /// The weights could not be read from their source (a database, say); the text says why.
     case sourceFailed(String)
+    /// A percentile for the normalisation is not a number in 0 < P ≤ 100.
+    case invalidPercentile(Double)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -49,6 +51,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "could not encode the tile: \(reason)"
         case .sourceFailed(let reason):
             return "could not read the weights: \(reason)"
+        case .invalidPercentile(let value):
+            return "maximum percentile \(value) must be a number above 0 and at most 100"
         }
     }
 }

@@ -13,6 +13,8 @@ final class DataSet: Sendable {
     private let building = Mutex<Void>(())
     private let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
     private let indexingStarted = Mutex(false)
+    /// The percentiles computed so far (see DataSet+Percentile.swift).
+    let percentiles = PercentileCache()
 
     private struct MaximumKey: Hashable {
         var zoom: Int

@@ -88,17 +88,9 @@ extension HeatmapTileLayer {
             data.startIndexing()
             return .notAvailableYet
         }
-        let radius = snapshot.settings.radius
         // A zoom the range would clamp into 0...22 is still an error, as from tileFor.
         _ = try PixelSpace(zoom: zoom, scale: scale)
-        let normalizationZoom = snapshot.settings.normalizationZoom(zoom)
-        if snapshot.settings.maximumIntensity == nil,
-            !data.knowsMaximumIntensity(zoom: normalizationZoom, scale: scale, radius: radius),
-            let source = try? data.source(), let space = try? PixelSpace(zoom: normalizationZoom, scale: scale)
-        {
-            data.startMaximumIntensity(source: source, space: space, radius: radius)
-            return .notAvailableYet
-        }
+        guard snapshot.normalizationIsReady(zoom: zoom, scale: scale) else { return .notAvailableYet }
         return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
     }
 
@@ -110,14 +102,7 @@ extension HeatmapTileLayer {
             in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: radius * space.scale)
         )
         if grid.isEmpty { return .noTile }
-        let maximum: Double
-        if let fixed = snapshot.settings.maximumIntensity {
-            maximum = fixed
-        } else {
-            let zoom = snapshot.settings.normalizationZoom(space.zoom)
-            let normalizing = zoom == space.zoom ? space : try PixelSpace(zoom: zoom, scale: space.scale)
-            maximum = Double(try snapshot.data.maximumIntensity(source: source, space: normalizing, radius: radius))
-        }
+        let maximum = try snapshot.normalization(for: space, source: source).value
         let image = snapshot.colorMap.colorize(grid, maximum: maximum)
         do {
             return .image(try PNGEncoder().encode(image))
