@@ -23,11 +23,14 @@ public struct TileOverrides: Sendable, Hashable {
     public var minimumZoomIntensity: Int??
     /// Google's maximumZoomIntensity; `.some(nil)` for `auto` (22).
     public var maximumZoomIntensity: Int??
+    /// `max-percentile=P`: normalise by the P-th percentile of the zoom's non-zero pixels
+    /// (0 < P ≤ 100); `.some(nil)` for `auto` (the maximum).
+    public var maximumPercentile: Double??
 
     /// The names understood.
     public static let parameterNames = [
         "radius", "opacity", "gradient", "color-map-size", "color-scale", "max", "min-zoom-intensity",
-        "max-zoom-intensity",
+        "max-zoom-intensity", "max-percentile",
     ]
 
     /// No overrides.
@@ -66,6 +69,16 @@ public struct TileOverrides: Sendable, Hashable {
                 minimumZoomIntensity = try Self.zoom(value, name)
             case "max-zoom-intensity":
                 maximumZoomIntensity = try Self.zoom(value, name)
+            case "max-percentile":
+                if value == "auto" {
+                    maximumPercentile = .some(nil)
+                } else {
+                    guard let p = Double(value), IntensityPercentile.isValid(p) else {
+                        throw OverrideError(
+                            "max-percentile \"\(value)\" is not a number above 0 and at most 100, or auto")
+                    }
+                    maximumPercentile = .some(p)
+                }
             case "max":
                 if value == "auto" {
                     maximum = .some(nil)
@@ -96,6 +109,7 @@ public struct TileOverrides: Sendable, Hashable {
     public var isEmpty: Bool {
         radius == nil && opacity == nil && gradientText == nil && maximum == nil && colorMapSize == nil
             && colorScale == nil && minimumZoomIntensity == nil && maximumZoomIntensity == nil
+            && maximumPercentile == nil
     }
 
     /// The layer's settings with these applied.
@@ -115,6 +129,7 @@ public struct TileOverrides: Sendable, Hashable {
         if let colorScale { settings.colorScale = colorScale }
         if let minimumZoomIntensity { settings.minimumZoomIntensity = minimumZoomIntensity }
         if let maximumZoomIntensity { settings.maximumZoomIntensity = maximumZoomIntensity }
+        if let maximumPercentile { settings.maximumPercentile = maximumPercentile }
         return settings
     }
 
@@ -133,6 +148,7 @@ public struct TileOverrides: Sendable, Hashable {
         if let maximumZoomIntensity {
             parts.append("max-zoom-intensity=\(maximumZoomIntensity.map { "\($0)" } ?? "auto")")
         }
+        if let maximumPercentile { parts.append("max-percentile=\(maximumPercentile.map { "\($0)" } ?? "auto")") }
         return parts.joined(separator: "&")
     }
 }
