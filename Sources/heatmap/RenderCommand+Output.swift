@@ -4,7 +4,20 @@ import HeatmapServer
 import HeatmapTiles
 
 extension RenderCommand {
-    func metadata(_ file: PointFile) -> TileMetadata {
+    /// Each zoom's legend, for the metadata (M(z) of each zoom, which the render needs anyway).
+    func legends(_ layer: HeatmapTileLayer) throws(CommandError) -> [String: TileLegend] {
+        var legends: [String: TileLegend] = [:]
+        for zoom in zooms {
+            do {
+                legends[String(zoom)] = TileLegend(try layer.legend(zoom: zoom, scale: scale))
+            } catch {
+                throw CommandError(error.description)
+            }
+        }
+        return legends
+    }
+
+    func metadata(_ file: PointFile, legends: [String: TileLegend]? = nil) -> TileMetadata {
         var bounds =
             file.report.bounds.map { $0.padded(byPixels: settings.radius, atZoom: zooms.lowerBound) }
             ?? PointBounds(south: -85.0511, west: -180, north: 85.0511, east: 180)
@@ -15,7 +28,7 @@ extension RenderCommand {
         var options = recorded
         options["points"] = String(file.index.count)
         let gradient = gradientText == "default" ? "" : ", gradient \(gradientText)"
-        return TileMetadata(
+        var metadata = TileMetadata(
             name: name,
             description:
                 "Heatmap of \(file.index.count) points from \(ServeCommand.layerName(dataPath)) (radius \(settings.radius)\(gradient), opacity \(settings.opacity))",
@@ -24,6 +37,8 @@ extension RenderCommand {
                 longitude: center.longitude, latitude: center.latitude,
                 zoom: min(max(center.zoom, zooms.lowerBound), zooms.upperBound)),
             minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, scale: scale, options: options)
+        metadata.legends = legends
+        return metadata
     }
 
     func makeSink(_ metadata: TileMetadata) throws(CommandError) -> any TileSink {
