@@ -44,7 +44,7 @@ extension Legend {
             for y in (bottom)..<(bottom + 3 * s) { set(x, y, ink) }
             let text = LegendLabel.text(stop.value)
             let textWidth = text.utf8.count * 4 * glyph - glyph
-            let start = min(max(x - textWidth / 2, 2 * s), width - 2 * s - textWidth)
+            let start = min(max(x - textWidth / 2, 4 * s), width - 4 * s - textWidth)
             LegendLabel.draw(text, x: start, y: bottom + 5 * s, pixel: glyph) { px, py in set(px, py, ink) }
         }
         return RGBAImage(width: width, height: height, pixels: pixels)
