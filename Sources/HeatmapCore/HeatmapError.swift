@@ -26,6 +26,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidGroundRadius(String)
     /// The mean of a value cannot be drawn as asked (no values, a bad range or minimum); the text says why.
     case invalidMean(String)
+    /// A percentile for the normalisation is not a number in 0 < P ≤ 100.
+    case invalidPercentile(Double)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -57,6 +59,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "invalid radius in metres: \(reason)"
         case .invalidMean(let reason):
             return "cannot draw the mean: \(reason)"
+        case .invalidPercentile(let value):
+            return "maximum percentile \(value) must be a number above 0 and at most 100"
         }
     }
 }

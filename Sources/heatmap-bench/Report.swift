@@ -67,4 +67,5 @@ struct Report: Codable {
     var render: [RenderMeasurement] = []
     var postgres: PostgresMeasurement?
     var mean: [MeanMeasurement] = []
+    var percentile: [PercentileMeasurement] = []
 }

@@ -12,7 +12,8 @@ let usage = """
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
-                        stacked, normalization, throughput, encoders, render, postgres, mean
+                        stacked, normalization, throughput, encoders, render, postgres, mean,
+                        percentile
                         (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
@@ -219,6 +220,17 @@ for size in sizes where options.sections.contains("normalization") {
                 format: "M(z) %9d points zoom %2d: %9.1f ms (M = %.6g); from the root %9.1f ms (M = %.6g)", size, zoom,
                 ms, value, rootMs, rootValue))
     }
+}
+
+// A percentile's normalisation value per zoom, beside the maximum's (see PercentileBenchmark.swift).
+for zoom in options.zooms where options.sections.contains("percentile") {
+    let m = try PercentileMeasurement.measure(index: mainIndex, zoom: zoom, percentile: 99)
+    report.percentile.append(m)
+    log(
+        String(
+            format:
+                "P99 %9d points zoom %2d: %9.1f ms (%.6g; ranked at zoom %d, %d px, %d tiles); maximum %9.1f ms (%.6g)",
+            m.points, zoom, m.milliseconds, m.value, m.rankedZoom, m.pixels, m.tiles, m.maximumMilliseconds, m.maximum))
 }
 
 // Throughput: a full zoom level through the layer, on all cores and on one.

@@ -5,7 +5,7 @@ import HeatmapKit
 enum AppearanceArguments {
     /// The option names, each taking a value.
     static let valued: Set<String> = [
-        "gradient", "color-map-size", "color-scale", "min-zoom-intensity", "max-zoom-intensity",
+        "gradient", "color-map-size", "color-scale", "min-zoom-intensity", "max-zoom-intensity", "max-percentile",
     ]
 
     /// The lines of `--help` that explain them.
@@ -17,6 +17,8 @@ enum AppearanceArguments {
           --min-zoom-intensity Z, --max-zoom-intensity Z
                              below/above these zooms (0...22) M(z) is that zoom's maximum;
                              equal: one maximum for all zooms
+          --max-percentile P normalise by the P-th percentile (0 < P <= 100) of the zoom's
+                             non-zero pixels instead of the maximum (--max-intensity wins)
         """
 
     /// Applies the options given to `settings` (the gradient replaced, or resampled to a new
@@ -43,5 +45,11 @@ enum AppearanceArguments {
         }
         if let zoom = try list.integer("min-zoom-intensity") { settings.minimumZoomIntensity = zoom }
         if let zoom = try list.integer("max-zoom-intensity") { settings.maximumZoomIntensity = zoom }
+        if let p = try list.number("max-percentile") {
+            guard IntensityPercentile.isValid(p) else {
+                throw .usage("--max-percentile is a number above 0 and at most 100, got \(p)")
+            }
+            settings.maximumPercentile = p
+        }
     }
 }

@@ -5,13 +5,15 @@ import HeatmapPostgres
 /// `heatmap info DATA [options]`: what a points file holds, and M(z) for chosen zooms.
 struct InfoCommand {
     static let usage = """
-        usage: heatmap info DATA [--zoom Z,Z,...] [--radius N] [--scale S] [--json]
+        usage: heatmap info DATA [--zoom Z,Z,...] [--radius N] [--scale S] [--max-percentile P] [--json]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap info --postgres URL --table T [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --zoom Z,Z,...     zoom levels to print the normalisation value M(z) for
           --radius N         kernel radius in points for M(z) and the suggested zooms, 10...50 (default 20)
           --scale S          1, 2 or 3 for M(z) (default 1)
+          --max-percentile P also the P-th percentile of each zoom's non-zero pixels (0 < P <= 100),
+                             with the zoom it was ranked at (not with --postgres)
           --json             print the report as JSON
         \(DataArguments.help)
         \(PostgresArguments.help)
@@ -24,11 +26,16 @@ struct InfoCommand {
     var radius: Int
     var scale: Int
     var json: Bool
+    /// `--max-percentile P`: the percentile to report beside M(z).
+    var percentile: Double?
     var postgres: (ConnectionString, PostgresTable)?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
-            arguments, valued: DataArguments.valued.union(PostgresArguments.valued).union(["zoom", "radius", "scale"]),
+            arguments,
+            valued: DataArguments.valued.union(PostgresArguments.valued).union([
+                "zoom", "radius", "scale", "max-percentile",
+            ]),
             flags: DataArguments.flags.union(["json"]))
         postgres = try PostgresArguments.table(list)
         guard list.positionals.count == (postgres == nil ? 1 : 0) else {
@@ -51,6 +58,10 @@ struct InfoCommand {
             zooms.append(zoom)
         }
         json = list.flag("json")
+        percentile = try list.number("max-percentile")
+        if let p = percentile, !IntensityPercentile.isValid(p) {
+            throw .usage("--max-percentile is a number above 0 and at most 100, got \(p)")
+        }
     }
 
     /// The report as printed with `--json`.
@@ -73,6 +84,8 @@ struct InfoCommand {
         var radius: Int
         var scale: Int
         var normalization: [Normalization]
+        /// With `--max-percentile`: each zoom's percentile (see InfoCommand+Percentile.swift).
+        var percentiles: [PercentileValue]? = nil
     }
 
     func run() throws(CommandError) {
@@ -94,7 +107,8 @@ struct InfoCommand {
             skippedCount: report.skippedCount, skippedLines: report.skippedLines,
             clampedLatitudeCount: report.clampedLatitudeCount, zeroWeightCount: report.zeroWeightCount,
             bounds: report.bounds, weights: report.weights, suggestedMinimumZoom: zoomRange.lowerBound,
-            suggestedMaximumZoom: zoomRange.upperBound, radius: radius, scale: scale, normalization: values)
+            suggestedMaximumZoom: zoomRange.upperBound, radius: radius, scale: scale, normalization: values,
+            percentiles: try percentiles(file.index))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -127,6 +141,10 @@ struct InfoCommand {
         text += " (radius \(output.radius))\n"
         for value in output.normalization {
             text += "M(\(value.zoom)) = \(value.value) (radius \(output.radius), scale \(output.scale))\n"
+        }
+        for p in output.percentiles ?? [] {
+            text += "P\(LegendLabel.text(p.percentile))(\(p.zoom)) = \(p.value) (\(p.pixels) non-zero pixels"
+            text += p.rankedZoom == p.zoom ? ")\n" : " at zoom \(p.rankedZoom), beyond the pixel limit at \(p.zoom))\n"
         }
         return text
     }

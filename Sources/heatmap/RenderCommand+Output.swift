@@ -4,7 +4,20 @@ import HeatmapServer
 import HeatmapTiles
 
 extension RenderCommand {
-    func metadata(_ file: PointFile) -> TileMetadata {
+    /// Each zoom's legend, for the metadata (M(z) of each zoom, which the render needs anyway).
+    func legends(_ layer: HeatmapTileLayer) throws(CommandError) -> [String: TileLegend] {
+        var legends: [String: TileLegend] = [:]
+        for zoom in zooms {
+            do {
+                legends[String(zoom)] = TileLegend(try layer.legend(zoom: zoom, scale: scale))
+            } catch {
+                throw CommandError(error.description)
+            }
+        }
+        return legends
+    }
+
+    func metadata(_ file: PointFile, legends: [String: TileLegend]? = nil) -> TileMetadata {
         var padding = settings.radius
         if settings.radiusMeters != nil {
             // The reach at the lowest zoom, in points (pixels at scale 1).
@@ -22,7 +35,7 @@ extension RenderCommand {
         options["points"] = String(file.index.count)
         let gradient = gradientText == "default" ? "" : ", gradient \(gradientText)"
         let radius = settings.radiusMeters.map { "\($0) m" } ?? String(settings.radius)
-        return TileMetadata(
+        var metadata = TileMetadata(
             name: name,
             description:
                 "Heatmap of \(file.index.count) points from \(ServeCommand.layerName(dataPath)) (radius \(radius)\(gradient), opacity \(settings.opacity))",
@@ -31,6 +44,8 @@ extension RenderCommand {
                 longitude: center.longitude, latitude: center.latitude,
                 zoom: min(max(center.zoom, zooms.lowerBound), zooms.upperBound)),
             minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, scale: scale, options: options)
+        metadata.legends = legends
+        return metadata
     }
 
     func makeSink(_ metadata: TileMetadata) throws(CommandError) -> any TileSink {

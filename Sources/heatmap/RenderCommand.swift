@@ -158,7 +158,7 @@ struct RenderCommand {
         } catch {
             throw CommandError(error.description)
         }
-        let sink = try makeSink(metadata(file))
+        let sink = try makeSink(try metadata(file, legends: legends(layer)))
         let progress = RenderProgress()
         let signals = Self.handleInterrupt(progress)
         defer { for source in signals { source.cancel() } }

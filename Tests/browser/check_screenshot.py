@@ -55,6 +55,11 @@ def main(screenshot, dom, metrics_url, colours="default"):
     metrics = urllib.request.urlopen(metrics_url, timeout=5).read().decode()
     served = re.search(r'heatmap_http_requests_total\{route="tile",status="200"\} (\d+)', metrics)
     assert served and int(served.group(1)) > 0, "the server sent no tile"
+    # The legend box in the corner, at the map's zoom, served as a PNG.
+    legend = re.search(r'data-legend="([^"]*)"', html)
+    assert legend and "/legend.png?z=" in legend.group(1), "the page shows no legend"
+    legends = re.search(r'heatmap_http_requests_total\{route="legend",status="200"\} (\d+)', metrics)
+    assert legends and int(legends.group(1)) > 0, "the server sent no legend"
     width, height, rows = decode_png(screenshot)
     # The middle of the map, clear of Leaflet's controls in the corners and the tuning panel.
     heat = red = blue = 0

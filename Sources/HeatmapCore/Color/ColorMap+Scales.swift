@@ -1,41 +1,60 @@
 extension ColorMap {
     /// The entry of intensity `value` > 0 under a non-linear scale, from thresholds already
-    /// multiplied by the maximum: a bucket lookup, then a step or two up the thresholds.
+    /// multiplied by the maximum: the bucket of t = value · `inverse` (see ``buckets``), then a
+    /// step or two along the thresholds.
     ///
-    /// The bucket is taken one below the computed one, so rounding in `value · perBucket` can
-    /// never start the search above the answer; the step loop then finds the largest e with
-    /// `value ≥ limits[e]`.
+    /// t is rounded in Float, so the bucket may be one off either way; the steps down and up
+    /// end at the largest e with `value ≥ limits[e]` however the search starts, which is the
+    /// definition, exactly.
     @inline(__always)
     static func entry(
-        of value: Double, limits: UnsafeBufferPointer<Double>, buckets: UnsafeBufferPointer<Int32>,
-        perBucket: Double, last: Int
+        of value: Float, limits: UnsafeBufferPointer<Double>, buckets: UnsafeBufferPointer<Int32>,
+        inverse: Float, last: Int
     ) -> Int {
+        let v = Double(value)
         // `<` is false for NaN and infinity too: they take the last entry.
-        guard value < limits[last] else { return last }
-        let scaled = value * perBucket
-        let bucket = scaled < Double(bucketCount) ? max(0, Int(scaled) - 1) : bucketCount - 1
+        guard v < limits[last] else { return last }
+        let shifted = Int((value * inverse).bitPattern >> bucketShift) - bucketBase
+        let bucket = min(max(shifted, 0), bucketCount - 1)
         var e = Int(buckets[bucket])
-        while e < last && limits[e + 1] <= value { e += 1 }
+        while e > 0 && limits[e] > v { e -= 1 }
+        while e < last && limits[e + 1] <= v { e += 1 }
         return e
     }
 
     /// ``colorize(_:maximum:)`` for sqrt and log: `maximum` is finite and > 0.
     func colorizeByThresholds(_ grid: IntensityGrid, maximum: Double, into image: inout RGBAImage) {
         let limits = thresholds.map { $0 * maximum }
-        let perBucket = Double(Self.bucketCount) / maximum
+        let inverse = Float(1 / maximum)
         let last = count - 1
         limits.withUnsafeBufferPointer { limits in
             buckets.withUnsafeBufferPointer { buckets in
                 grid.values.withUnsafeBufferPointer { values in
                     entries.withUnsafeBytes { table in
                         image.pixels.withUnsafeMutableBytes { out in
-                            guard let target = out.baseAddress else { return }
-                            for (i, v) in values.enumerated() where v > 0 {
-                                let entry = Self.entry(
-                                    of: Double(v), limits: limits, buckets: buckets, perBucket: perBucket, last: last)
-                                target.storeBytes(
-                                    of: table.loadUnaligned(fromByteOffset: 4 * entry, as: UInt32.self),
-                                    toByteOffset: 4 * i, as: UInt32.self)
+                            guard let source = values.baseAddress, let target = out.baseAddress else { return }
+                            let count = values.count
+                            var i = 0
+                            while i < count {
+                                // Eight zero intensities at a time stay transparent, as in linear.
+                                if i + 8 <= count
+                                    && !any(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) .> 0)
+                                {
+                                    i += 8
+                                    continue
+                                }
+                                let end = min(count, i + 8)
+                                while i < end {
+                                    let v = source[i]
+                                    if v > 0 {
+                                        let entry = Self.entry(
+                                            of: v, limits: limits, buckets: buckets, inverse: inverse, last: last)
+                                        target.storeBytes(
+                                            of: table.loadUnaligned(fromByteOffset: 4 * entry, as: UInt32.self),
+                                            toByteOffset: 4 * i, as: UInt32.self)
+                                    }
+                                    i += 1
+                                }
                             }
                         }
                     }

@@ -6,14 +6,24 @@ public struct ColorMap: Sendable {
     public var count: Int { entries.count / 4 }
     /// How intensities pick entries; see ``ColorScale``.
     public let scale: ColorScale
-    /// For a scale other than linear: entry `buckets[b]` is the last whose threshold τₑ is at
-    /// most b / ``bucketCount``, where a pixel's search for its entry starts.
+    /// For a scale other than linear: where a pixel's search for its entry starts. Bucket b
+    /// holds the shares t = I / M whose Float bit pattern, shifted right by ``bucketShift``,
+    /// is ``bucketBase`` + b (2^``bucketMantissaBits`` buckets an octave, from 2^-40 up to 1,
+    /// so as fine where a log or sqrt ramp is steep as where it is flat); `buckets[b]` is the
+    /// last entry whose threshold τₑ is at most the bucket's lowest share (0 for bucket 0,
+    /// which also holds every share below 2^-40).
     let buckets: [Int32]
     /// τₑ of every entry, for a scale other than linear.
     let thresholds: [Double]
 
-    /// The number of equal slices of 0...1 that index ``buckets``.
-    static let bucketCount = 1 << 14
+    /// The mantissa bits of t that pick a bucket within its octave.
+    static let bucketMantissaBits = 9
+    /// How far a Float's bit pattern is shifted to give its bucket number.
+    static let bucketShift = UInt32(23 - bucketMantissaBits)
+    /// The shifted bit pattern of 2^-40, bucket 0.
+    static let bucketBase = Int((Float(1) / Float(1 << 20) / Float(1 << 20)).bitPattern >> bucketShift)
+    /// The number of buckets: 40 octaves below 1, and one for 1 itself.
+    static let bucketCount = 40 << bucketMantissaBits + 1
 
     /// Samples `gradient` and multiplies every alpha by `opacity` (0...1), rounded; `scale`
     /// (default linear) says how intensities pick entries.
@@ -34,10 +44,10 @@ public struct ColorMap: Sendable {
             buckets = []
         } else {
             let thresholds = scale.thresholds(count: gradient.colorMapSize)
-            var buckets = [Int32](repeating: 0, count: Self.bucketCount + 1)
+            var buckets = [Int32](repeating: 0, count: Self.bucketCount)
             var entry = 0
-            for b in 0...Self.bucketCount {
-                let start = Double(b) / Double(Self.bucketCount)
+            for b in 1..<Self.bucketCount {
+                let start = Double(Float(bitPattern: UInt32(Self.bucketBase + b) << Self.bucketShift))
                 while entry + 1 < thresholds.count && thresholds[entry + 1] <= start { entry += 1 }
                 buckets[b] = Int32(truncatingIfNeeded: entry)
             }

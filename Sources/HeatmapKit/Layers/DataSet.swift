@@ -17,6 +17,8 @@ final class DataSet: Sendable {
     let valueIndex: ValueIndex?
     /// The middle of the data's latitudes, once computed (see DataSet+Latitude.swift).
     let centre = Mutex<Double?>(nil)
+    /// The percentiles computed so far (see DataSet+Percentile.swift).
+    let percentiles = PercentileCache()
 
     private struct MaximumKey: Hashable {
         var zoom: Int

@@ -34,11 +34,16 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// With ``Aggregate/mean``: the values at the ends of the colour ramp, or `nil` (the
     /// default) for the smallest and largest value of the data.
     public var valueRange: ClosedRange<Double>? = nil
+    /// Normalise by the P-th percentile of the non-zero pixel intensities of the whole zoom
+    /// (0 < P ≤ 100; see ``IntensityPercentile``) instead of the maximum, so one outlier does not
+    /// wash out the map; `nil` (the default): the maximum. Ignored with ``maximumIntensity``.
+    public var maximumPercentile: Double?
 
     /// Creates settings; every argument has Google's default.
     public init(
         radius: Int = 20, gradient: Gradient = .default, opacity: Double = 0.7, maximumIntensity: Double? = nil,
-        colorScale: ColorScale = .linear, minimumZoomIntensity: Int? = nil, maximumZoomIntensity: Int? = nil
+        colorScale: ColorScale = .linear, minimumZoomIntensity: Int? = nil, maximumZoomIntensity: Int? = nil,
+        maximumPercentile: Double? = nil
     ) {
         self.radius = radius
         self.gradient = gradient
@@ -47,6 +52,7 @@ public struct HeatmapSettings: Sendable, Hashable {
         self.colorScale = colorScale
         self.minimumZoomIntensity = minimumZoomIntensity
         self.maximumZoomIntensity = maximumZoomIntensity
+        self.maximumPercentile = maximumPercentile
     }
 
     /// The zoom whose true maximum is M(`zoom`): `zoom` clamped to
@@ -75,6 +81,7 @@ public struct HeatmapSettings: Sendable, Hashable {
         guard Self.radiusRange.contains(radius) else { throw .invalidRadius(radius) }
         guard opacity.isFinite, (0...1).contains(opacity) else { throw .invalidOpacity(opacity) }
         if let m = maximumIntensity, !(m.isFinite && m > 0) { throw .invalidMaximumIntensity(m) }
+        if let p = maximumPercentile, !IntensityPercentile.isValid(p) { throw .invalidPercentile(p) }
         let zooms = 0...WebMercator.maximumZoom
         for (name, zoom) in [
             ("minimumZoomIntensity", minimumZoomIntensity), ("maximumZoomIntensity", maximumZoomIntensity),

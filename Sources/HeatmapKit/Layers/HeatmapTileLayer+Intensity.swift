@@ -16,15 +16,10 @@ extension HeatmapTileLayer {
     }
 
     /// M(z): the normalisation value used at a zoom and scale, the fixed
-    /// ``maximumIntensity`` if set, else the data's largest intensity at
-    /// ``HeatmapSettings/normalizationZoom(_:)`` (0 without data).
+    /// ``maximumIntensity`` if set, else at ``HeatmapSettings/normalizationZoom(_:)`` the
+    /// ``HeatmapSettings/maximumPercentile``-th percentile if set, else the data's largest
+    /// intensity (0 without data). ``normalizationDetails(zoom:scale:settings:)`` says which.
     public func normalization(zoom: Int, scale: Int = 1) throws(HeatmapError) -> Double {
-        let snapshot = try snapshot()
-        if let fixed = snapshot.settings.maximumIntensity { return fixed }
-        _ = try PixelSpace(zoom: zoom, scale: scale)
-        let space = try PixelSpace(zoom: snapshot.settings.normalizationZoom(zoom), scale: scale)
-        let source = try snapshot.data.source()
-        let reach = try snapshot.reach(zoom: space.zoom, scale: scale)
-        return Double(try snapshot.data.maximumIntensity(source: source, space: space, reach: reach))
+        try normalizationDetails(zoom: zoom, scale: scale).value
     }
 }

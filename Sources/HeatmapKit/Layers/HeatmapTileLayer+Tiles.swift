@@ -90,16 +90,7 @@ extension HeatmapTileLayer {
         }
         // A zoom the range would clamp into 0...22 is still an error, as from tileFor.
         _ = try PixelSpace(zoom: zoom, scale: scale)
-        let normalizationZoom = snapshot.settings.normalizationZoom(zoom)
-        // The mean needs no M(z): its colours come from the value range.
-        if snapshot.settings.maximumIntensity == nil, snapshot.settings.aggregate == .sum,
-            let reach = try? snapshot.reach(zoom: normalizationZoom, scale: scale),
-            !data.knowsMaximumIntensity(zoom: normalizationZoom, scale: scale, reach: reach),
-            let source = try? data.source(), let space = try? PixelSpace(zoom: normalizationZoom, scale: scale)
-        {
-            data.startMaximumIntensity(source: source, space: space, reach: reach)
-            return .notAvailableYet
-        }
+        guard snapshot.normalizationIsReady(zoom: zoom, scale: scale) else { return .notAvailableYet }
         return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
     }
 
@@ -111,16 +102,7 @@ extension HeatmapTileLayer {
         let grid = try source.intensity(
             in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: reach))
         if grid.isEmpty { return .noTile }
-        let maximum: Double
-        if let fixed = snapshot.settings.maximumIntensity {
-            maximum = fixed
-        } else {
-            let zoom = snapshot.settings.normalizationZoom(space.zoom)
-            let normalizing = zoom == space.zoom ? space : try PixelSpace(zoom: zoom, scale: space.scale)
-            let normalizingReach = zoom == space.zoom ? reach : try snapshot.reach(zoom: zoom, scale: space.scale)
-            maximum = Double(
-                try snapshot.data.maximumIntensity(source: source, space: normalizing, reach: normalizingReach))
-        }
+        let maximum = try snapshot.normalization(for: space, source: source).value
         let image = snapshot.colorMap.colorize(grid, maximum: maximum)
         do {
             return .image(try PNGEncoder().encode(image))

@@ -59,6 +59,16 @@ public struct ServeConfiguration: Decodable, Sendable {
         public var gradient: String?
         /// A fixed normalisation value (omit for each zoom's true maximum).
         public var maxIntensity: Double?
+        /// `linear`, `sqrt` or `log` (`--color-scale`).
+        public var colorScale: String?
+        /// Entries of the colour map, 2...1048576 (`--color-map-size`).
+        public var colorMapSize: Int?
+        /// Below this zoom (0...22) M(z) is M(minZoomIntensity) (`--min-zoom-intensity`).
+        public var minZoomIntensity: Int?
+        /// Above this zoom (0...22) M(z) is M(maxZoomIntensity) (`--max-zoom-intensity`).
+        public var maxZoomIntensity: Int?
+        /// Normalise by this percentile (0 < P ≤ 100) of the zoom's non-zero pixels (`--max-percentile`).
+        public var maxPercentile: Double?
     }
 
     /// Drawing settings as written in the file.
@@ -71,16 +81,70 @@ public struct ServeConfiguration: Decodable, Sendable {
         public var gradient: String?
         /// A fixed normalisation value.
         public var maxIntensity: Double?
+        /// `linear`, `sqrt` or `log` (`--color-scale`).
+        public var colorScale: String?
+        /// Entries of the colour map, 2...1048576 (`--color-map-size`).
+        public var colorMapSize: Int?
+        /// Below this zoom (0...22) M(z) is M(minZoomIntensity) (`--min-zoom-intensity`).
+        public var minZoomIntensity: Int?
+        /// Above this zoom (0...22) M(z) is M(maxZoomIntensity) (`--max-zoom-intensity`).
+        public var maxZoomIntensity: Int?
+        /// Normalise by this percentile (0 < P ≤ 100) of the zoom's non-zero pixels (`--max-percentile`).
+        public var maxPercentile: Double?
 
-        /// Applies the values given to `base`.
+        /// Creates settings as the file would give them.
+        public init(
+            radius: Int? = nil, opacity: Double? = nil, gradient: String? = nil, maxIntensity: Double? = nil,
+            colorScale: String? = nil, colorMapSize: Int? = nil, minZoomIntensity: Int? = nil,
+            maxZoomIntensity: Int? = nil, maxPercentile: Double? = nil
+        ) {
+            self.radius = radius
+            self.opacity = opacity
+            self.gradient = gradient
+            self.maxIntensity = maxIntensity
+            self.colorScale = colorScale
+            self.colorMapSize = colorMapSize
+            self.minZoomIntensity = minZoomIntensity
+            self.maxZoomIntensity = maxZoomIntensity
+            self.maxPercentile = maxPercentile
+        }
+
+        /// Applies the values given to `base`, checked as the flags are (the key named in the error).
         ///
-        /// - Throws: ``OverrideError`` for a gradient that does not parse.
+        /// - Throws: ``OverrideError`` for a gradient that does not parse or a value out of range.
         public func applied(to base: HeatmapSettings) throws(OverrideError) -> HeatmapSettings {
             var settings = base
             if let radius { settings.radius = radius }
             if let opacity { settings.opacity = opacity }
-            if let gradient { settings.gradient = try GradientPresets.parse(gradient) }
+            if let colorMapSize, !(2...Gradient.maximumColorMapSize).contains(colorMapSize) {
+                throw OverrideError("colorMapSize \(colorMapSize) is outside 2...\(Gradient.maximumColorMapSize)")
+            }
+            if let gradient {
+                settings.gradient = try GradientPresets.parse(gradient, colorMapSize: colorMapSize)
+            } else if let colorMapSize {
+                do {
+                    settings.gradient = try Gradient(
+                        colors: settings.gradient.colors, startPoints: settings.gradient.startPoints,
+                        colorMapSize: colorMapSize)
+                } catch {
+                    throw OverrideError("colorMapSize: \(error.description)")
+                }
+            }
             if let maxIntensity { settings.maximumIntensity = maxIntensity }
+            if let colorScale {
+                guard let scale = ColorScale(rawValue: colorScale) else {
+                    throw OverrideError("colorScale is linear, sqrt or log, got \"\(colorScale)\"")
+                }
+                settings.colorScale = scale
+            }
+            if let minZoomIntensity { settings.minimumZoomIntensity = minZoomIntensity }
+            if let maxZoomIntensity { settings.maximumZoomIntensity = maxZoomIntensity }
+            if let maxPercentile { settings.maximumPercentile = maxPercentile }
+            do {
+                try settings.validate()
+            } catch {
+                throw OverrideError(error.description)
+            }
             return settings
         }
     }
@@ -117,6 +181,9 @@ public struct ServeConfiguration: Decodable, Sendable {
 extension ServeConfiguration.Layer {
     /// The layer's settings over `base`.
     public var settings: ServeConfiguration.LayerSettings {
-        .init(radius: radius, opacity: opacity, gradient: gradient, maxIntensity: maxIntensity)
+        .init(
+            radius: radius, opacity: opacity, gradient: gradient, maxIntensity: maxIntensity, colorScale: colorScale,
+            colorMapSize: colorMapSize, minZoomIntensity: minZoomIntensity, maxZoomIntensity: maxZoomIntensity,
+            maxPercentile: maxPercentile)
     }
 }

@@ -38,10 +38,13 @@ enum MapPage {
               #controls { position: absolute; z-index: 1000; bottom: 24px; left: 10px; padding: 6px 10px;
                 background: rgba(255, 255, 255, 0.9); border-radius: 4px; font: 13px sans-serif; }
               #controls label { margin-right: 10px; }
+              #legend { position: absolute; z-index: 1000; bottom: 24px; right: 10px; width: 256px; height: 40px;
+                border-radius: 4px; display: none; }
             </style>
             </head>
             <body>
             <div id="map"></div>
+            <img id="legend" alt="legend">
             <div id="controls">
               <label>radius <input id="radius" type="range" min="10" max="50" step="1"> <span id="radius-value"></span></label>
               <label>or metres <input id="radius-meters" type="number" min="0" step="100" placeholder="off" size="7"></label>
@@ -106,10 +109,26 @@ enum MapPage {
                 document.getElementById("radius-value").textContent = radius.value;
                 document.getElementById("opacity-value").textContent = opacity.value;
               }
+              // The legend of the first heatmap shown, at the map's zoom and the tiles' parameters.
+              const legend = document.getElementById("legend");
+              function showLegend() {
+                const shown = layers.find(({ info, layer }) => map.hasLayer(layer) && info.legend);
+                if (!shown) { legend.style.display = "none"; return; }
+                const z = Math.min(Math.max(Math.round(map.getZoom()), shown.info.minzoom), shown.info.maxzoom);
+                const q = query();
+                const src = "/" + shown.info.name + "/legend.png?z=" + z + (L.Browser.retina ? "&scale=2" : "") +
+                  (q ? "&" + q.slice(1) : "");
+                if (legend.getAttribute("src") !== src) legend.src = src;
+                legend.title = shown.info.name + ", zoom " + z;
+                legend.style.display = "block";
+                document.body.dataset.legend = src;
+              }
+              map.on("zoomend overlayadd overlayremove", showLegend);
               function update() {
                 tuned = true;
                 show();
                 for (const { info, layer } of layers) layer.setUrl("/" + info.name + "/{z}/{x}/{y}{r}.png" + query());
+                showLegend();
               }
               radius.addEventListener("change", update);
               opacity.addEventListener("change", update);
@@ -119,6 +138,7 @@ enum MapPage {
               radius.addEventListener("input", show);
               opacity.addEventListener("input", show);
               show();
+              showLegend();
               report();
             });
             </script>

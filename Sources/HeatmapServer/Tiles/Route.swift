@@ -16,7 +16,15 @@ enum Route: Equatable {
     case staticImage(layer: String, viewport: Viewport)
     /// A static image path whose values are not numbers (400).
     case badStatic(String)
+    /// `/{layer}/legend.png` and `/{layer}/legend.json` (see TileService+Legend.swift).
+    case legend(layer: String, format: LegendFormat)
     case notFound
+
+    /// What a legend is answered as.
+    enum LegendFormat: String, Equatable {
+        case png
+        case json
+    }
 
     /// The label in metrics.
     var name: String {
@@ -29,6 +37,7 @@ enum Route: Equatable {
         case .tileJSON: "tilejson"
         case .tile, .badTile: "tile"
         case .staticImage, .badStatic: "static"
+        case .legend: "legend"
         case .notFound: "other"
         }
     }
@@ -55,6 +64,11 @@ enum Route: Equatable {
             return .tileJSON(layer: String(layer))
         }
         if let image = parseStatic(Array(parts)) { return image }
+        if parts.count == 2, let layer = parts.first, !layer.isEmpty, let last = parts.last,
+            last.hasPrefix("legend."), let format = LegendFormat(rawValue: String(last.dropFirst(7)))
+        {
+            return .legend(layer: String(layer), format: format)
+        }
         guard parts.count == 4, let last = parts.last, last.hasSuffix(".png") else {
             // Leaflet's files, never four parts deep, so a layer may be called "leaflet" too.
             if parts.first == "leaflet", parts.count >= 2 { return .asset(parts.dropFirst().joined(separator: "/")) }

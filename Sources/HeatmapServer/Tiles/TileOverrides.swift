@@ -25,12 +25,15 @@ public struct TileOverrides: Sendable, Hashable {
     public var maximumZoomIntensity: Int??
     /// The radius in metres and the mean (``KernelOverrides``).
     public var kernel = KernelOverrides()
+    /// `max-percentile=P`: normalise by the P-th percentile of the zoom's non-zero pixels
+    /// (0 < P ≤ 100); `.some(nil)` for `auto` (the maximum).
+    public var maximumPercentile: Double??
 
     /// The names understood.
     public static let parameterNames =
         [
             "radius", "opacity", "gradient", "color-map-size", "color-scale", "max", "min-zoom-intensity",
-            "max-zoom-intensity",
+            "max-zoom-intensity", "max-percentile",
         ] + KernelOverrides.parameterNames
 
     /// No overrides.
@@ -69,6 +72,16 @@ public struct TileOverrides: Sendable, Hashable {
                 minimumZoomIntensity = try Self.zoom(value, name)
             case "max-zoom-intensity":
                 maximumZoomIntensity = try Self.zoom(value, name)
+            case "max-percentile":
+                if value == "auto" {
+                    maximumPercentile = .some(nil)
+                } else {
+                    guard let p = Double(value), IntensityPercentile.isValid(p) else {
+                        throw OverrideError(
+                            "max-percentile \"\(value)\" is not a number above 0 and at most 100, or auto")
+                    }
+                    maximumPercentile = .some(p)
+                }
             case "max":
                 if value == "auto" {
                     maximum = .some(nil)
@@ -98,7 +111,8 @@ public struct TileOverrides: Sendable, Hashable {
     /// Whether nothing is overridden.
     public var isEmpty: Bool {
         radius == nil && opacity == nil && gradientText == nil && maximum == nil && colorMapSize == nil
-            && colorScale == nil && minimumZoomIntensity == nil && maximumZoomIntensity == nil && kernel.isEmpty
+            && colorScale == nil && minimumZoomIntensity == nil && maximumZoomIntensity == nil
+            && maximumPercentile == nil && kernel.isEmpty
     }
 
     /// The layer's settings with these applied.
@@ -118,6 +132,7 @@ public struct TileOverrides: Sendable, Hashable {
         if let colorScale { settings.colorScale = colorScale }
         if let minimumZoomIntensity { settings.minimumZoomIntensity = minimumZoomIntensity }
         if let maximumZoomIntensity { settings.maximumZoomIntensity = maximumZoomIntensity }
+        if let maximumPercentile { settings.maximumPercentile = maximumPercentile }
         return kernel.applied(to: settings)
     }
 
@@ -136,6 +151,7 @@ public struct TileOverrides: Sendable, Hashable {
         if let maximumZoomIntensity {
             parts.append("max-zoom-intensity=\(maximumZoomIntensity.map { "\($0)" } ?? "auto")")
         }
+        if let maximumPercentile { parts.append("max-percentile=\(maximumPercentile.map { "\($0)" } ?? "auto")") }
         return (parts + kernel.queryParts).joined(separator: "&")
     }
 }

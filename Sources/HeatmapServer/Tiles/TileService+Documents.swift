@@ -50,7 +50,10 @@ extension TileService {
             tiles: ["\(base)/\(layer.name)/{z}/{x}/{y}\(suffix).png\(query)"], tileSize: 256 * scale,
             minzoom: options.minZoom, maxzoom: options.maxZoom, bounds: bounds, center: center,
             points: data.count, radius: layer.settings.radius, opacity: layer.settings.opacity,
-            scales: [1, 2, 3].map { "\(base)/\(layer.name)\($0 == 1 ? "" : "@\($0)x").json\(query)" })
+            scales: [1, 2, 3].map { "\(base)/\(layer.name)\($0 == 1 ? "" : "@\($0)x").json\(query)" },
+            legend: "\(base)/\(layer.name)/legend.json?z={z}\(scale == 1 ? "" : "&scale=\(scale)")"
+                + (overrides.query.isEmpty ? "" : "&" + overrides.query),
+            maxPercentile: overrides.applied(to: layer.settings).maximumPercentile)
     }
 
     func json(_ value: some Encodable) -> HTTPResponse {
@@ -111,6 +114,11 @@ struct TileJSON: Encodable {
     /// The TileJSON of each scale (1, 2, 3), for a client to pick sharp tiles; a stored layer lists
     /// the one scale it was rendered at; `nil` for hosted layers and stacks.
     var scales: [String]? = nil
+    /// The legend of a zoom, `…/legend.json?z={z}` (`legend.png` for the image); `nil` for layers
+    /// other than heatmaps.
+    var legend: String? = nil
+    /// The percentile tiles are normalised by, when they are.
+    var maxPercentile: Double? = nil
 }
 
 /// What `/catalog` lists.

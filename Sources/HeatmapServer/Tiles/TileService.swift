@@ -113,6 +113,8 @@ public final class TileService: HTTPResponder {
             return finish(.text(.badRequest, reason), route: route)
         case .badTile(let reason):
             return finish(.text(.badRequest, reason), route: route)
+        case .legend(let name, let format):
+            return legend(request, name: name, format: format)
         case .tileJSON(let name, let scale):
             if let stored = storedByName[name] {
                 return finish(storedTileJSON(stored, request: request, scale: scale), route: route)

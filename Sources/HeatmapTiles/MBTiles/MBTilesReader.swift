@@ -61,10 +61,12 @@ public final class MBTilesReader: TileArchiveReader {
                 longitude: (bounds.west + bounds.east) / 2, latitude: (bounds.south + bounds.north) / 2, zoom: minZoom)
         let scale = Int(rows["scale"] ?? "").map { min(max($0, 1), 3) } ?? 1
         let name = rows["name"] ?? (path.split(separator: "/").last.map(String.init) ?? path)
-        return TileMetadata(
+        var metadata = TileMetadata(
             name: name, description: rows["description"] ?? "", attribution: rows["attribution"] ?? "",
             bounds: bounds, center: center, minZoom: minZoom, maxZoom: maxZoom, scale: scale,
             options: TileFolderReader.options(fromJSON: rows["heatmap_options"] ?? ""))
+        metadata.legends = TileLegend.decode(mbtilesJSON: rows["json"])
+        return metadata
     }
 
     /// The PNG stored for a tile, or `nil`.

@@ -18,7 +18,8 @@ enum MBTilesSchema {
     static func rows(_ metadata: TileMetadata) -> [(String, String)] {
         let b = metadata.bounds
         let c = metadata.center
-        return [
+        let legends = metadata.legendsJSON.map { [("json", "{\"heatmap_legends\":\($0)}")] } ?? []
+        return legends + [
             ("name", metadata.name), ("format", "png"), ("type", "overlay"),
             ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
             ("center", "\(c.longitude),\(c.latitude),\(c.zoom)"),

@@ -74,7 +74,7 @@ public final class PMTilesReader: TileArchiveReader {
         let options = (object["heatmap_options"] as? [String: Any] ?? [:]).compactMapValues { $0 as? String }
         let scale = (object["scale"] as? Int).map { min(max($0, 1), 3) } ?? 1
         let name = object["name"] as? String ?? (path.split(separator: "/").last.map(String.init) ?? path)
-        return TileMetadata(
+        var metadata = TileMetadata(
             name: name, description: object["description"] as? String ?? "",
             attribution: object["attribution"] as? String ?? "",
             bounds: PointBounds(
@@ -85,6 +85,8 @@ public final class PMTilesReader: TileArchiveReader {
                 zoom: Int(min(header.centerZoom, 22))),
             minZoom: Int(min(header.minZoom, 22)), maxZoom: Int(min(header.maxZoom, 22)), scale: scale,
             options: options)
+        metadata.legends = TileLegend.decode(object["heatmap_legends"])
+        return metadata
     }
 
     /// The PNG stored for a tile, or `nil`.

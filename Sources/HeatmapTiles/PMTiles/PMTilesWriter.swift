@@ -175,7 +175,7 @@ public final class PMTilesWriter: TileSink {
         return """
             {"name":\(q(metadata.name)),"description":\(q(metadata.description)),"attribution":\(q(metadata.attribution)),\
             "type":"overlay","format":"png","scale":\(metadata.scale),"tilesize":\(metadata.tileSize),\
-            "heatmap_options":\(metadata.optionsJSON)}
+            "heatmap_options":\(metadata.optionsJSON)\(metadata.legendsJSON.map { ",\"heatmap_legends\":" + $0 } ?? "")}
             """
     }
 

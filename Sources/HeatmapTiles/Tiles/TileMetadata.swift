@@ -21,6 +21,9 @@ public struct TileMetadata: Sendable, Hashable, Codable {
     public var scale: Int
     /// The options the tiles were rendered with, so that a render can be reproduced (and resumed).
     public var options: [String: String]
+    /// Each zoom's legend (keys "0"..."22"; see TileLegend.swift), or `nil`: additive, so that
+    /// resuming compares ``options`` alone and archives written before legends still resume.
+    public var legends: [String: TileLegend]? = nil
 
     /// Creates metadata.
     public init(
