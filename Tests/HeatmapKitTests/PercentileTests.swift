@@ -74,11 +74,12 @@ import Testing
         let snapshot = try layer.snapshot()
         let source = try snapshot.data.source()
         let limit = 4 * 256 * 256  // four tiles a pass
+        let reach = { (_: Int) throws(HeatmapError) -> Int in 20 }
         let p7 = try snapshot.data.percentile(
-            90, source: source, space: try PixelSpace(zoom: 7, scale: 1), radius: 20, pixelLimit: limit)
+            90, source: source, space: try PixelSpace(zoom: 7, scale: 1), reach: reach, pixelLimit: limit)
         #expect(p7.zoom < 7)
         let coarse = try PixelSpace(zoom: p7.zoom, scale: 1)
-        let base = try snapshot.data.percentile(90, source: source, space: coarse, radius: 20, pixelLimit: limit)
+        let base = try snapshot.data.percentile(90, source: source, space: coarse, reach: reach, pixelLimit: limit)
         #expect(base.zoom == p7.zoom && base.tiles <= 4)
         let ratio = try layer.normalization(zoom: 7) / (try layer.normalization(zoom: p7.zoom))
         #expect(abs(p7.value - base.value * ratio) <= 1e-9 * p7.value)

@@ -45,12 +45,12 @@ extension HeatmapTileLayer.Snapshot {
         let scale = space.scale
         if let p = settings.maximumPercentile {
             let found = try data.percentile(p, source: source, space: normalizing) { (zoom) throws(HeatmapError) in
-                try reach(zoom: zoom, scale: scale)
+                try self.reach(zoom: zoom, scale: scale)
             }
             if found.value > 0 { return Normalization(value: found.value, kind: .percentile(found), zoom: zoom) }
         }
-        let reach = try reach(zoom: zoom, scale: scale)
-        let maximum = try data.maximumIntensity(source: source, space: normalizing, reach: reach)
+        let kernelReach = try self.reach(zoom: zoom, scale: scale)
+        let maximum = try data.maximumIntensity(source: source, space: normalizing, reach: kernelReach)
         return Normalization(value: Double(maximum), kind: .maximum(zoom: zoom), zoom: zoom)
     }
 
@@ -60,7 +60,7 @@ extension HeatmapTileLayer.Snapshot {
         guard settings.maximumIntensity == nil, settings.aggregate == .sum else { return true }
         let normalizationZoom = settings.normalizationZoom(zoom)
         guard let source = try? data.source(), let space = try? PixelSpace(zoom: normalizationZoom, scale: scale),
-            let reach = try? reach(zoom: normalizationZoom, scale: scale)
+            let reach = try? self.reach(zoom: normalizationZoom, scale: scale)
         else { return true }
         if let p = settings.maximumPercentile {
             if data.percentiles.knows(zoom: normalizationZoom, scale: scale, reach: reach, percentile: p) {
