@@ -9,8 +9,8 @@ and encodes its tile), at several numbers of keep-alive connections. Writes JSON
 Needs wrk (Debian: apt-get install wrk). Traffic goes to 127.0.0.1 only, for a bounded time.
 With nginx installed (Debian's 1.22: apt-get install nginx) the cached runs are repeated, in the
 same run and interleaved, against nginx serving the same tile files (worker_processes = cores,
-sendfile on, access_log off), and the report gives heatmap's requests/s and p99 over nginx's
-(`--no-nginx` to skip).
+sendfile on, access_log off), in `--rounds` (3) interleaved rounds, and the report gives heatmap's
+requests/s, p99 and CPU time per request over nginx's, medians of the rounds (`--no-nginx` to skip).
 
     python3 scripts/serve_bench.py --dense [--points /tmp/heatmap-data/points.f64]
 
@@ -302,19 +302,42 @@ def dense(args):
     print(f"wrote {args.out}")
 
 
+def cpu_seconds(pid):
+    """User and system CPU seconds of a process and its children still running (nginx's workers)."""
+    total = 0.0
+    pids = [pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
+                                                     text=True).stdout.split()]
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            pass
+    return total
+
+
+def median(values):
+    values = sorted(values)
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
 def versus_nginx(runs):
-    """heatmap's cached requests/s and p99 over nginx's, per number of connections."""
+    """heatmap's cached requests/s, p99 and CPU per request over nginx's (medians of the interleaved
+    rounds), per number of connections."""
     out = []
-    for h in runs:
-        n = next((r for r in runs if r["case"] == h["case"] and r["server"] == "nginx"
-                  and r["connections"] == h["connections"]), None)
-        if h["server"] == "heatmap" and n:
-            out.append(dict(connections=h["connections"], heatmap_rps=h["requests_per_s"],
-                            nginx_rps=n["requests_per_s"], rps_ratio=round(h["requests_per_s"] / n["requests_per_s"], 3),
-                            heatmap_p99_ms=h["p99_ms"], nginx_p99_ms=n["p99_ms"],
-                            p99_ratio=round(h["p99_ms"] / n["p99_ms"], 3)))
-    for c in out:
-        print(f"versus nginx, c={c['connections']}: requests/s x{c['rps_ratio']}, p99 x{c['p99_ratio']}")
+    for c in sorted({r["connections"] for r in runs if r["server"] == "nginx"}):
+        h = [r for r in runs if r["server"] == "heatmap" and r["case"] == "cached" and r["connections"] == c]
+        n = [r for r in runs if r["server"] == "nginx" and r["connections"] == c]
+        row = dict(connections=c, rounds=len(n))
+        for key in ["requests_per_s", "p99_ms", "cpu_us_per_request"]:
+            row["heatmap_" + key] = round(median([r[key] for r in h]), 2)
+            row["nginx_" + key] = round(median([r[key] for r in n]), 2)
+            row[key + "_ratio"] = round(row["heatmap_" + key] / row["nginx_" + key], 3)
+        out.append(row)
+        print(f"versus nginx, c={c} (medians of {len(n)}): requests/s x{row['requests_per_s_ratio']}, "
+              f"p99 x{row['p99_ms_ratio']}, CPU per request x{row['cpu_us_per_request_ratio']}")
     return out
 
 
@@ -329,6 +352,7 @@ def main():
     parser.add_argument("--empty-tiles", type=int, help="measure memory over this many distinct empty tiles")
     parser.add_argument("--cache-mb", type=int, default=256, help="the cache size for --empty-tiles")
     parser.add_argument("--no-nginx", action="store_true", help="skip the nginx comparison")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved heatmap/nginx rounds (medians)")
     parser.add_argument("--dense", action="store_true", help="uncached dense tile against heatmap-bench")
     parser.add_argument("--points", default="/tmp/heatmap-data/points.f64", help="heatmap-bench --export's points")
     parser.add_argument("--bench-binary", default=".build/release/heatmap-bench")
@@ -362,17 +386,23 @@ def main():
                     if not args.no_nginx:
                         nginx = start_nginx(folder, args.port + 1, args.port, tiles)
                         wrk(args.port + 1, script, 4, 2, 1)
-                for connections in [int(c) for c in args.connections.split(",")]:
-                    targets = [("heatmap", args.port)] + ([("nginx", args.port + 1)] if nginx else [])
-                    for server_name, port in targets:
-                        load = load_average()
-                        result = wrk(port, script, connections, args.duration, threads)
-                        result.update(case=name, server=server_name, cache_mb=cache_mb, connections=connections,
-                                      threads=threads, zoom=tiles["zoom"], load_average_before=load)
-                        runs.append(result)
-                        print(f"{name:8} {server_name:7} c={connections:4}: {result['requests_per_s']:10.1f} req/s, "
-                              f"p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, errors "
-                              f"{result['socket_errors']}+{result['bad_status']}, load {load}", flush=True)
+                for round_number in range(args.rounds if nginx else 1):
+                    for connections in [int(c) for c in args.connections.split(",")]:
+                        targets = [("heatmap", args.port, server.pid)]
+                        targets += [("nginx", args.port + 1, nginx.pid)] if nginx else []
+                        for server_name, port, pid in targets:
+                            load = load_average()
+                            cpu = cpu_seconds(pid)
+                            result = wrk(port, script, connections, args.duration, threads)
+                            result["cpu_us_per_request"] = round(1e6 * (cpu_seconds(pid) - cpu) / result["requests"], 1)
+                            result.update(case=name, server=server_name, cache_mb=cache_mb, connections=connections,
+                                          threads=threads, zoom=tiles["zoom"], load_average_before=load,
+                                          round=round_number)
+                            runs.append(result)
+                            print(f"{name:8} {server_name:7} c={connections:4}: {result['requests_per_s']:10.1f} "
+                                  f"req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
+                                  f"{result['cpu_us_per_request']} us CPU/request, errors "
+                                  f"{result['socket_errors']}+{result['bad_status']}, load {load}", flush=True)
                 metrics = urllib.request.urlopen(f"http://127.0.0.1:{args.port}/metrics", timeout=5).read().decode()
                 statuses = dict(re.findall(r'heatmap_http_requests_total\{route="tile",status="(\d+)"\} (\d+)', metrics))
                 print(f"{name:8} tile answers by status over all runs: {statuses}", flush=True)

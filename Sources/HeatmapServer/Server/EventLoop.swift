@@ -155,6 +155,8 @@ final class EventLoop: @unchecked Sendable {
         guard shutdownDeadline == nil else { return }
         shutdownDeadline = Socket.now() + grace
         closeListener()
+        // Only now the others: once any connection is seen closed, new ones are refused too.
+        for sibling in siblings { sibling.post(.shutdown(grace: grace)) }
         for connection in Array(connections.values) {
             connection.stopParsing = true
             if connection.isIdle && !connection.closeAfterWrite {

@@ -85,7 +85,7 @@ public final class HTTPServer: Sendable {
     /// Stops accepting, lets responses under way finish within `grace` seconds, closes
     /// idle connections and ends the loops. Returns at once; see ``waitUntilStopped()``.
     public func shutdown(grace: Double = 10) {
-        for loop in loops { loop.post(.shutdown(grace: grace)) }
+        loops[0].post(.shutdown(grace: grace))  // the acceptor closes the listener, then tells the others
     }
 
     /// Blocks until the loops have ended.
