@@ -226,7 +226,7 @@ def bench_tile(bench_binary, folder, zoom, tile, scale):
                    capture_output=True, text=True, timeout=600, check=True)
     with open(out) as f:
         tiles = json.load(f)["tiles"]
-    found = [t for t in tiles if t["tile"] == tile and t["scale"] == scale]
+    found = [t for t in tiles if t["tile"] in (tile, f"{tile}@{scale}x") and t["scale"] == scale]
     assert found, f"heatmap-bench measured no tile {tile}@{scale}x: {[t['tile'] for t in tiles]}"
     return found[0]
 
@@ -266,7 +266,9 @@ def dense(args):
             for connections, threads in [(1, 1), (2 * cores, min(4, cores))]:
                 load = load_average()
                 renders0, seconds0 = render_counters(args.port)
+                cpu = cpu_seconds(server.pid)
                 result = wrk(args.port, script, connections, args.duration, threads)
+                result["cpu_ms_per_request"] = round(1e3 * (cpu_seconds(server.pid) - cpu) / result["requests"], 3)
                 renders1, seconds1 = render_counters(args.port)
                 renders = renders1 - renders0
                 result.update(connections=connections, threads=threads, load_average_before=load,
@@ -276,7 +278,7 @@ def dense(args):
                 runs.append(result)
                 print(f"dense c={connections:3}: {result['requests_per_s']:8.1f} req/s, {result['renders_per_s']:8.1f} "
                       f"renders/s, mean latency {result['mean_ms']:.2f} ms, mean render {result['mean_render_ms']:.2f} "
-                      f"ms, p99 {result['p99_ms']:.2f} ms, errors {result['socket_errors']}+{result['bad_status']}, "
+                      f"ms, CPU {result['cpu_ms_per_request']:.2f} ms/request, p99 {result['p99_ms']:.2f} ms, errors {result['socket_errors']}+{result['bad_status']}, "
                       f"load {load}", flush=True)
         finally:
             server.terminate()
