@@ -6,7 +6,9 @@ import Testing
     /// Paths near the tile grammar: every one the fast path takes, it reads as the general parse does.
     static func paths() -> [String] {
         let layers = ["a", "police_stations", "static", "leaflet", "", "a.b", "%41", "é"]
-        let numbers = ["0", "7", "08", "12345678", "123456789", "", "x", "-1", "1e3"]
+        let numbers = [
+            "0", "7", "08", "12345678", "123456789", "", "x", "-1", "1e3", String(repeating: "9", count: 40),
+        ]
         let ends = [".png", "@2x.png", "@3x.png", "@1x.png", "@4x.png", "@2x@1x.png", ".json", ".pn", "@2.png", ""]
         var paths = [
             "/", "/a/1/2/3.png/", "//1/2/3.png", "/a/1/2/3.png?x=1", "/a//2/3.png", "/static/a/1,2,3/10x10.png",

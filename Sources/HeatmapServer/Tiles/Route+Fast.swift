@@ -20,7 +20,8 @@ extension Route {
                 let start = i
                 var value = 0
                 while i < bytes.count, (0x30...0x39).contains(bytes[i]) {
-                    value = value * 10 + Int(bytes[i] - 0x30)
+                    // Only the first 9 digits count (more is refused below): no overflow on any input.
+                    if i - start < 9 { value = value * 10 + Int(bytes[i] - 0x30) }
                     i += 1
                 }
                 return (1...8).contains(i - start) ? value : nil
