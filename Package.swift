@@ -17,6 +17,7 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        .systemLibrary(name: "CEpoll"),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
@@ -24,7 +25,12 @@ let package = Package(
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
         .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
-        .target(name: "HeatmapServer", dependencies: ["HeatmapKit", "HeatmapTiles"]),
+        .target(
+            name: "HeatmapServer",
+            dependencies: [
+                "HeatmapKit", "HeatmapTiles", .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+            ]
+        ),
         .executableTarget(
             name: "heatmap", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres"]),
         .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]),

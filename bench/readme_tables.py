@@ -91,8 +91,12 @@ def main():
         print("|---|---:|---:|---:|---:|")
         for run in server["runs"]:
             what = "cached tiles (zoom 8)" if run["case"] == "cached" else "uncached tiles (zoom 10, cache off)"
-            print(f"| {what} | {run['connections']} | {run['requests_per_s']:,.0f} | {run['p50_ms']:.1f} ms "
+            who = f"{run.get('server', 'heatmap')} round {run.get('round', 0) + 1}: "
+            print(f"| {who}{what} | {run['connections']} | {run['requests_per_s']:,.0f} | {run['p50_ms']:.1f} ms "
                   f"| {run['p99_ms']:.1f} ms |")
+        for c in server.get("versus_nginx", []):
+            print(f"| heatmap ÷ nginx, medians of {c['rounds']} rounds | {c['connections']} | "
+                  f"{c['requests_per_s_ratio']:.2f} | | {c['p99_ms_ratio']:.2f} |")
     render = r.get("render", [])
     if render:
         print()

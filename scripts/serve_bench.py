@@ -7,6 +7,17 @@ and encodes its tile), at several numbers of keep-alive connections. Writes JSON
         [--out .build/bench/serve-wrk.json] [--duration 8] [--connections 64,256] [--into bench.json]
 
 Needs wrk (Debian: apt-get install wrk). Traffic goes to 127.0.0.1 only, for a bounded time.
+With nginx installed (Debian's 1.22: apt-get install nginx) the cached runs are repeated, in the
+same run and interleaved, against nginx serving the same tile files (worker_processes = cores,
+sendfile on, access_log off), in `--rounds` (3) interleaved rounds, and the report gives heatmap's
+requests/s, p99 and CPU time per request over nginx's, medians of the rounds (`--no-nginx` to skip).
+
+    python3 scripts/serve_bench.py --dense [--points /tmp/heatmap-data/points.f64]
+
+measures the server's uncached render path instead: the dense 16/14977/27652@2x over the
+benchmark's 1M points (`heatmap-bench --export DIR` writes them), cache off, one connection
+(milliseconds per request) and 2 x cores connections (renders and requests per second),
+against `heatmap-bench --only tiles --zooms 16` run in the same minutes.
 
     python3 scripts/serve_bench.py --empty-tiles 2400000 [--cache-mb 256]
 
@@ -19,6 +30,8 @@ import json
 import os
 import platform
 import re
+import shutil
+import struct
 import subprocess
 import sys
 import tempfile
@@ -60,9 +73,9 @@ end
 """
 
 
-def start(binary, port, cache_mb):
+def start(binary, port, cache_mb, data="Examples/police_stations.json"):
     server = subprocess.Popen(
-        [binary, "serve", "Examples/police_stations.json", "--port", str(port), "--cache-mb", str(cache_mb),
+        [binary, "serve", data, "--port", str(port), "--cache-mb", str(cache_mb),
          "--max-connections", "2048"],
         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     for _ in range(100):
@@ -126,6 +139,61 @@ def empty_tiles(args):
     print(f"wrote {args.out}")
 
 
+NGINX_CONF = """
+worker_processes %(workers)d;
+daemon off;
+pid %(folder)s/nginx.pid;
+error_log %(folder)s/nginx-error.log;
+events { worker_connections 4096; }
+http {
+    sendfile on;
+    tcp_nopush on;
+    access_log off;
+    keepalive_requests 10000;
+    client_body_temp_path %(folder)s/body;
+    proxy_temp_path %(folder)s/proxy;
+    fastcgi_temp_path %(folder)s/fastcgi;
+    uwsgi_temp_path %(folder)s/uwsgi;
+    scgi_temp_path %(folder)s/scgi;
+    types { image/png png; }
+    server {
+        listen 127.0.0.1:%(port)d;
+        root %(folder)s/tiles;
+    }
+}
+"""
+
+
+def start_nginx(folder, port, heatmap_port, tiles):
+    """nginx on `port` serving the tiles of `tiles` as heatmap on `heatmap_port` answers them."""
+    for x in range(tiles["x0"], tiles["x1"] + 1):
+        os.makedirs(os.path.join(folder, "tiles", "police_stations", str(tiles["zoom"]), str(x)), exist_ok=True)
+        for y in range(tiles["y0"], tiles["y1"] + 1):
+            path = f"/police_stations/{tiles['zoom']}/{x}/{y}.png"
+            body = urllib.request.urlopen(f"http://127.0.0.1:{heatmap_port}{path}", timeout=30).read()
+            with open(os.path.join(folder, "tiles", path.lstrip("/")), "wb") as f:
+                f.write(body)
+    os.chmod(folder, 0o755)  # nginx's workers run as nobody
+    conf = os.path.join(folder, "nginx.conf")
+    with open(conf, "w") as f:
+        f.write(NGINX_CONF % dict(workers=os.cpu_count() or 1, folder=folder, port=port))
+    nginx = subprocess.Popen(["nginx", "-c", conf, "-p", folder], stdout=subprocess.PIPE,
+                             stderr=subprocess.STDOUT)
+    probe = f"http://127.0.0.1:{port}/police_stations/{tiles['zoom']}/{tiles['x0']}/{tiles['y0']}.png"
+    for _ in range(100):
+        try:
+            if urllib.request.urlopen(probe, timeout=1).status == 200:
+                return nginx
+        except OSError:
+            time.sleep(0.1)
+    nginx.kill()
+    sys.exit("nginx did not start: " + open(os.path.join(folder, "nginx-error.log")).read())
+
+
+def load_average():
+    return [round(x, 2) for x in os.getloadavg()]
+
+
 def wrk(port, script, connections, duration, threads):
     output = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "10s", "-s", script,
@@ -135,6 +203,144 @@ def wrk(port, script, connections, duration, threads):
     result = json.loads(line[len("RESULT "):])
     result["requests_per_s"] = round(result["requests"] / result["seconds"], 1)
     return result
+
+
+DENSE_LUA = r"""
+function request() return wrk.format("GET", "%(path)s") end
+function done(summary, latency, requests)
+  local e = summary.errors
+  io.write(string.format(
+    'RESULT {"requests": %%d, "seconds": %%.3f, "bytes": %%d, "socket_errors": %%d, "bad_status": %%d, ' ..
+    '"p50_ms": %%.3f, "p90_ms": %%.3f, "p99_ms": %%.3f, "max_ms": %%.3f, "mean_ms": %%.3f}\n',
+    summary.requests, summary.duration / 1e6, summary.bytes, e.connect + e.read + e.write + e.timeout, e.status,
+    latency:percentile(50) / 1e3, latency:percentile(90) / 1e3, latency:percentile(99) / 1e3, latency.max / 1e3,
+    latency.mean / 1e3))
+end
+"""
+
+
+def bench_tile(bench_binary, folder, zoom, tile, scale):
+    """heatmap-bench's own time for the tile (total of its phases, medians of 5), in ms."""
+    out = os.path.join(folder, "bench.json")
+    subprocess.run([bench_binary, "--only", "tiles", "--zooms", str(zoom), "--sizes", "1000000", "--json", out],
+                   capture_output=True, text=True, timeout=600, check=True)
+    with open(out) as f:
+        tiles = json.load(f)["tiles"]
+    found = [t for t in tiles if t["tile"] in (tile, f"{tile}@{scale}x") and t["scale"] == scale]
+    assert found, f"heatmap-bench measured no tile {tile}@{scale}x: {[t['tile'] for t in tiles]}"
+    return found[0]
+
+
+def render_counters(port):
+    metrics = urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5).read().decode()
+    count = re.search(r"^heatmap_tile_render_seconds_count (\d+)$", metrics, re.M)
+    total = re.search(r"^heatmap_tile_render_seconds_sum ([0-9.e+-]+)$", metrics, re.M)
+    return int(count.group(1)) if count else 0, float(total.group(1)) if total else 0.0
+
+
+def dense(args):
+    """The uncached dense tile: the server's cost per request and per render, and heatmap-bench's."""
+    zoom, x, y, scale = 16, 14977, 27652, 2
+    cores = os.cpu_count() or 1
+    with tempfile.TemporaryDirectory() as folder:
+        csv_path = os.path.join(folder, "points.csv")
+        with open(args.points, "rb") as f, open(csv_path, "w") as out:
+            out.write("lat,lng,weight\n")
+            data = f.read()
+            for lat, lng, weight in struct.iter_unpack("<3d", data):
+                out.write(f"{lat!r},{lng!r},{weight!r}\n")
+        path = f"/points/{zoom}/{x}/{y}@{scale}x.png"
+        script = os.path.join(folder, "dense.lua")
+        with open(script, "w") as f:
+            f.write(DENSE_LUA % dict(path=path))
+        bench_before = bench_tile(args.bench_binary, folder, zoom, f"{zoom}/{x}/{y}", scale)
+        server = start(args.binary, args.port, 0, csv_path)
+        runs = []
+        try:
+            for _ in range(600):  # M(z) of zoom 16 is made on the first request
+                try:
+                    if urllib.request.urlopen(f"http://127.0.0.1:{args.port}{path}", timeout=30).status == 200:
+                        break
+                except OSError:
+                    time.sleep(0.2)
+            for connections, threads in [(1, 1), (2 * cores, min(4, cores))]:
+                load = load_average()
+                renders0, seconds0 = render_counters(args.port)
+                cpu = cpu_seconds(server.pid)
+                result = wrk(args.port, script, connections, args.duration, threads)
+                result["cpu_ms_per_request"] = round(1e3 * (cpu_seconds(server.pid) - cpu) / result["requests"], 3)
+                renders1, seconds1 = render_counters(args.port)
+                renders = renders1 - renders0
+                result.update(connections=connections, threads=threads, load_average_before=load,
+                              renders=renders, renders_per_s=round(renders / result["seconds"], 1),
+                              mean_render_ms=round(1000 * (seconds1 - seconds0) / max(1, renders), 3),
+                              ms_per_request_one_connection=round(1000 * result["seconds"] / result["requests"], 3))
+                runs.append(result)
+                print(f"dense c={connections:3}: {result['requests_per_s']:8.1f} req/s, {result['renders_per_s']:8.1f} "
+                      f"renders/s, mean latency {result['mean_ms']:.2f} ms, mean render {result['mean_render_ms']:.2f} "
+                      f"ms, CPU {result['cpu_ms_per_request']:.2f} ms/request, p99 {result['p99_ms']:.2f} ms, errors {result['socket_errors']}+{result['bad_status']}, "
+                      f"load {load}", flush=True)
+        finally:
+            server.terminate()
+            server.wait(timeout=30)
+        bench_after = bench_tile(args.bench_binary, folder, zoom, f"{zoom}/{x}/{y}", scale)
+    bench_ms = (bench_before["totalMs"] + bench_after["totalMs"]) / 2
+    one = runs[0]
+    report = {"benchmark": "heatmap serve, uncached dense tile, against heatmap-bench", "tile": path,
+              "machine": {"cores": cores, "system": platform.platform()}, "duration_s": args.duration,
+              "bench_total_ms_before": bench_before["totalMs"], "bench_total_ms_after": bench_after["totalMs"],
+              "bench_tiles_per_s_all_cores": round(cores * 1000 / bench_ms, 1),
+              "server_ms_per_request_one_connection": one["mean_ms"],
+              "server_over_bench_per_tile": round(one["mean_ms"] / bench_ms, 3),
+              "server_renders_per_s_all_cores": runs[1]["renders_per_s"],
+              "server_requests_per_s_all_cores": runs[1]["requests_per_s"],
+              "server_renders_over_bench_tiles_per_s": round(runs[1]["renders_per_s"] / (cores * 1000 / bench_ms), 3),
+              "runs": runs}
+    print(json.dumps({k: v for k, v in report.items() if k != "runs"}, indent=2))
+    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
+    with open(args.out, "w") as f:
+        json.dump(report, f, indent=2)
+        f.write("\n")
+    print(f"wrote {args.out}")
+
+
+def cpu_seconds(pid):
+    """User and system CPU seconds of a process and its children still running (nginx's workers)."""
+    total = 0.0
+    pids = [pid] + [int(p) for p in subprocess.run(["pgrep", "-P", str(pid)], capture_output=True,
+                                                     text=True).stdout.split()]
+    for p in pids:
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except OSError:
+            pass
+    return total
+
+
+def median(values):
+    values = sorted(values)
+    mid = len(values) // 2
+    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
+
+
+def versus_nginx(runs):
+    """heatmap's cached requests/s, p99 and CPU per request over nginx's (medians of the interleaved
+    rounds), per number of connections."""
+    out = []
+    for c in sorted({r["connections"] for r in runs if r["server"] == "nginx"}):
+        h = [r for r in runs if r["server"] == "heatmap" and r["case"] == "cached" and r["connections"] == c]
+        n = [r for r in runs if r["server"] == "nginx" and r["connections"] == c]
+        row = dict(connections=c, rounds=len(n))
+        for key in ["requests_per_s", "p99_ms", "cpu_us_per_request"]:
+            row["heatmap_" + key] = round(median([r[key] for r in h]), 2)
+            row["nginx_" + key] = round(median([r[key] for r in n]), 2)
+            row[key + "_ratio"] = round(row["heatmap_" + key] / row["nginx_" + key], 3)
+        out.append(row)
+        print(f"versus nginx, c={c} (medians of {len(n)}): requests/s x{row['requests_per_s_ratio']}, "
+              f"p99 x{row['p99_ms_ratio']}, CPU per request x{row['cpu_us_per_request_ratio']}")
+    return out
 
 
 def main():
@@ -147,12 +353,23 @@ def main():
     parser.add_argument("--into", help="also add the runs under \"server\" to this heatmap-bench JSON report")
     parser.add_argument("--empty-tiles", type=int, help="measure memory over this many distinct empty tiles")
     parser.add_argument("--cache-mb", type=int, default=256, help="the cache size for --empty-tiles")
+    parser.add_argument("--no-nginx", action="store_true", help="skip the nginx comparison")
+    parser.add_argument("--rounds", type=int, default=3, help="interleaved heatmap/nginx rounds (medians)")
+    parser.add_argument("--dense", action="store_true", help="uncached dense tile against heatmap-bench")
+    parser.add_argument("--points", default="/tmp/heatmap-data/points.f64", help="heatmap-bench --export's points")
+    parser.add_argument("--bench-binary", default=".build/release/heatmap-bench")
     args = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     if args.empty_tiles:
         args.out = args.out or ".build/bench/serve-empty-tiles.json"
         return empty_tiles(args)
+    if args.dense:
+        args.out = args.out or ".build/bench/serve-dense.json"
+        return dense(args)
     args.out = args.out or ".build/bench/serve-wrk.json"
+    if not args.no_nginx and not shutil.which("nginx"):
+        print("nginx not found: no comparison (Debian: apt-get install nginx)", flush=True)
+        args.no_nginx = True
     threads = max(1, min(4, os.cpu_count() or 1))
     runs = []
     with tempfile.TemporaryDirectory() as folder:
@@ -164,32 +381,48 @@ def main():
             with open(script, "w") as f:
                 f.write(LUA % tiles)
             server = start(args.binary, args.port, cache_mb)
+            nginx = None
             try:
                 if name == "cached":  # warm the cache
                     wrk(args.port, script, 4, 2, 1)
-                for connections in [int(c) for c in args.connections.split(",")]:
-                    result = wrk(args.port, script, connections, args.duration, threads)
-                    result.update(case=name, cache_mb=cache_mb, connections=connections, threads=threads,
-                                  zoom=tiles["zoom"])
-                    runs.append(result)
-                    print(f"{name:8} c={connections:4}: {result['requests_per_s']:10.1f} req/s, p50 "
-                          f"{result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, errors "
-                          f"{result['socket_errors']}+{result['bad_status']}", flush=True)
+                    if not args.no_nginx:
+                        nginx = start_nginx(folder, args.port + 1, args.port, tiles)
+                        wrk(args.port + 1, script, 4, 2, 1)
+                for round_number in range(args.rounds if nginx else 1):
+                    for connections in [int(c) for c in args.connections.split(",")]:
+                        targets = [("heatmap", args.port, server.pid)]
+                        targets += [("nginx", args.port + 1, nginx.pid)] if nginx else []
+                        for server_name, port, pid in targets:
+                            load = load_average()
+                            cpu = cpu_seconds(pid)
+                            result = wrk(port, script, connections, args.duration, threads)
+                            result["cpu_us_per_request"] = round(1e6 * (cpu_seconds(pid) - cpu) / result["requests"], 1)
+                            result.update(case=name, server=server_name, cache_mb=cache_mb, connections=connections,
+                                          threads=threads, zoom=tiles["zoom"], load_average_before=load,
+                                          round=round_number)
+                            runs.append(result)
+                            print(f"{name:8} {server_name:7} c={connections:4}: {result['requests_per_s']:10.1f} "
+                                  f"req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
+                                  f"{result['cpu_us_per_request']} us CPU/request, errors "
+                                  f"{result['socket_errors']}+{result['bad_status']}, load {load}", flush=True)
                 metrics = urllib.request.urlopen(f"http://127.0.0.1:{args.port}/metrics", timeout=5).read().decode()
                 statuses = dict(re.findall(r'heatmap_http_requests_total\{route="tile",status="(\d+)"\} (\d+)', metrics))
                 print(f"{name:8} tile answers by status over all runs: {statuses}", flush=True)
                 for run in runs:
-                    if run["case"] == name:
+                    if run["case"] == name and run["server"] == "heatmap":
                         run["tile_statuses_all_runs_of_case"] = {k: int(v) for k, v in statuses.items()}
                 health = urllib.request.urlopen(f"http://127.0.0.1:{args.port}/health", timeout=5).status
                 assert health == 200, "the server stopped answering"
             finally:
                 server.terminate()
                 server.wait(timeout=30)
+                if nginx:
+                    nginx.terminate()
+                    nginx.wait(timeout=30)
     wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0]
     report = {"benchmark": "heatmap serve under wrk on loopback", "tool": wrk_version.strip(),
               "machine": {"cores": os.cpu_count(), "system": platform.platform()},
-              "duration_s": args.duration, "runs": runs}
+              "duration_s": args.duration, "runs": runs, "versus_nginx": versus_nginx(runs)}
     os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
     with open(args.out, "w") as f:
         json.dump(report, f, indent=2)

@@ -16,7 +16,7 @@ struct ServeCommand {
                              [--empty-tile 204|png] [--document-cache-control TEXT] [--no-watch]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                              [--postgres URL --table T [--where SQL] [--layer-name N] [--statement-timeout S]]
-                             [--upstream-timeout SECONDS]
+                             [--upstream-timeout SECONDS] [--access-log FILE|-]
                              [--idle-timeout 60] [--request-timeout 10] [--write-timeout 30]
           DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), or tiles heatmap render
                              wrote (heat.mbtiles, heat.pmtiles, a folder); the layer is named after
@@ -48,6 +48,8 @@ struct ServeCommand {
           --idle-timeout S   close a keep-alive connection idle for S seconds (default 60)
           --request-timeout S   a request head must arrive within S seconds of its first byte (408)
           --write-timeout S  close a connection whose responses make no progress for S seconds (30)
+          --access-log FILE  log requests in the common log format to FILE (- for standard output;
+                             off by default); SIGHUP opens FILE again (after logrotate)
         \(DataArguments.help)
         \(PostgresArguments.help)
           --layer-name N     the table's layer name (default: the table's name)
@@ -76,6 +78,8 @@ struct ServeCommand {
     var statementTimeout: Double = 30
     /// Whether to reload layers whose data files change.
     var watch = true
+    /// `--access-log`: the file (`-` for standard output), or `nil` for no log.
+    var accessLogPath: String?
 
     init(_ arguments: [String]) throws(CommandError) {
         if arguments.contains("--help") || arguments.contains("-h") { throw .usage(Self.usage) }
@@ -100,7 +104,7 @@ struct ServeCommand {
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map", "upstream-timeout", "empty-tile",
-                "document-cache-control",
+                "document-cache-control", "access-log",
             ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(Self.timeoutFlags),
             flags: DataArguments.flags.union(["no-cors", "no-watch"]))
         readOptions = try DataArguments.options(list)
@@ -113,6 +117,7 @@ struct ServeCommand {
             }
         }
         host = list.text("host") ?? config.host ?? host
+        accessLogPath = try Self.accessLogPath(list.text("access-log"))
         port = try list.integer("port") ?? config.port ?? port
         guard (0...65535).contains(port) else { throw .usage("--port \(port) is outside 0...65535") }
         let cacheMB = try list.integer("cache-mb") ?? config.cacheMB ?? 256
@@ -220,6 +225,7 @@ struct ServeCommand {
         var watchers: [PostgresChangeWatcher] = []
         let server: HTTPServer
         let service: TileService
+        let accessLog = try openAccessLog()
         do {
             var served: [ServedLayer] = []
             var stored: [StoredLayer] = []
@@ -240,7 +246,8 @@ struct ServeCommand {
             service = try TileService(
                 layers: served, stored: stored, hosted: try hostedURLLayers(), stacks: stacks, options: options,
                 stats: stats)
-            server = try HTTPServer(host: host, port: port, limits: limits, responder: service, stats: stats)
+            server = try HTTPServer(
+                host: host, port: port, limits: limits, responder: service, stats: stats, accessLog: accessLog)
         } catch let error as LayerLoadError {
             throw CommandError(error.description)
         } catch let error as SocketError {
@@ -256,7 +263,7 @@ struct ServeCommand {
             (layers.map(\.name) + [postgres?.name].compactMap { $0 } + urlLayers.map(\.name) + stacks.map(\.name))
             .joined(separator: ", ")
         FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
-        let sources = Self.handleSignals(server: server, service: service, options: readOptions)
+        let sources = Self.handleSignals(server: server, service: service, options: readOptions, accessLog: accessLog)
         for watcher in watchers { watcher.start() }
         let files = service.layers.map(\.source).filter { !$0.isEmpty }
         let watcher =
@@ -269,6 +276,7 @@ struct ServeCommand {
         watcher?.stop()
         for watcher in watchers { watcher.stop() }
         for source in sources { source.cancel() }
+        accessLog?.close()
         print("heatmap: stopped")
     }
 
@@ -282,9 +290,9 @@ struct ServeCommand {
 
     /// SIGHUP reloads every layer's file; SIGINT and SIGTERM shut down gracefully (a second
     /// one at once).
-    static func handleSignals(server: HTTPServer, service: TileService, options: PointReadOptions)
-        -> [any DispatchSourceSignal]
-    {
+    static func handleSignals(
+        server: HTTPServer, service: TileService, options: PointReadOptions, accessLog: AccessLog? = nil
+    ) -> [any DispatchSourceSignal] {
         var sources: [any DispatchSourceSignal] = []
         let stopping = Atomic<Bool>(false)
         for signalNumber in [SIGHUP, SIGINT, SIGTERM] {
@@ -292,6 +300,7 @@ struct ServeCommand {
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
                 if signalNumber == SIGHUP {
+                    reopen(accessLog)
                     reload(service, options: options)
                 } else if stopping.exchange(true, ordering: .relaxed) {
                     FileHandle.standardError.write(Data("heatmap: stopped at once\n".utf8))

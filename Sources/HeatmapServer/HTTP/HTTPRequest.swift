@@ -40,6 +40,13 @@ public struct HTTPRequest: Sendable, Equatable {
 
     /// Splits a target into path and query; an absolute-form target loses its scheme and authority.
     static func split(_ target: String) -> (path: String, query: String) {
+        // Origin-form ASCII (what the parser lets through): split on the bytes.
+        let utf8 = target.utf8
+        if utf8.first == UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 }) {
+            let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
+            guard let mark = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else { return (String(target[..<end]), "") }
+            return (String(target[..<mark]), String(target[utf8.index(after: mark)..<end]))
+        }
         var rest = Substring(target)
         for scheme in ["http://", "https://"] where rest.lowercased().hasPrefix(scheme) {
             rest = rest.dropFirst(scheme.count)

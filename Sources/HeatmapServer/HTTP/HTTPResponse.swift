@@ -63,15 +63,42 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The bytes on the wire; without the body for HEAD (`headOnly`), `Connection: close` unless `keepAlive`.
     public func serialized(headOnly: Bool, keepAlive: Bool, date: String) -> [UInt8] {
-        var head = "HTTP/1.1 \(status.code) \(status.reason)\r\n"
-        head += "Date: \(date)\r\nServer: \(HeatmapServerInfo.name)\r\n"
-        for field in headers { head += "\(field.name): \(field.value)\r\n" }
-        if status.code != 204 && status.code != 304 { head += "Content-Length: \(body.count)\r\n" }
-        if !keepAlive { head += "Connection: close\r\n" }
-        head += "\r\n"
-        var bytes = Array(head.utf8)
-        if !headOnly && status.code != 204 && status.code != 304 { bytes += body }
+        var bytes = serializedHead(keepAlive: keepAlive, date: date)
+        if !headOnly && hasBody { bytes += body }
         return bytes
+    }
+
+    /// Whether the status carries a body (all but 204 and 304).
+    public var hasBody: Bool { status.code != 204 && status.code != 304 }
+
+    /// The status line and header fields with the blank line after them: the bytes before the body.
+    public func serializedHead(keepAlive: Bool, date: String) -> [UInt8] {
+        var head: [UInt8] = []
+        head.reserveCapacity(256)
+        func add(_ text: String) { head.append(contentsOf: text.utf8) }
+        add("HTTP/1.1 ")
+        add(String(status.code))
+        add(" ")
+        add(status.reason)
+        add("\r\nDate: ")
+        add(date)
+        add("\r\nServer: ")
+        add(HeatmapServerInfo.name)
+        add("\r\n")
+        for field in headers {
+            add(field.name)
+            add(": ")
+            add(field.value)
+            add("\r\n")
+        }
+        if hasBody {
+            add("Content-Length: ")
+            add(String(body.count))
+            add("\r\n")
+        }
+        if !keepAlive { add("Connection: close\r\n") }
+        add("\r\n")
+        return head
     }
 }
 

@@ -2,13 +2,17 @@
 final class Connection {
     let id: UInt64
     let fd: Int32
+    /// The peer's address, from `accept`.
+    let peer: String
     var parser: HTTPParser
     /// Bytes received and not yet parsed start at `inputStart`.
     var input: [UInt8] = []
     var inputStart = 0
-    /// Bytes to send start at `outputSent`.
-    var output: [UInt8] = []
+    /// Response chunks to send (heads, and bodies as the responder made them, not copied),
+    /// the first from `outputSent`; `outputBytes` counts what is left.
+    var output: [[UInt8]] = []
     var outputSent = 0
+    var outputBytes = 0
     /// Requests dispatched and not yet written, in order: pipelined requests are worked on at
     /// once (up to a cap) and their responses written in the order they came.
     var slots: [Slot] = []
@@ -30,12 +34,14 @@ final class Connection {
     var lastWrite: Double
     /// When the first byte of the request now being received arrived.
     var requestStarted: Double?
-    /// The poll events wanted.
-    var events: Int16 = 0
+    /// The events wanted, and those the epoll set has (`nil` before the first registration).
+    var events: UInt32 = 0
+    var registered: UInt32?
 
-    init(id: UInt64, fd: Int32, limits: HTTPLimits, now: Double) {
+    init(id: UInt64, fd: Int32, peer: String, limits: HTTPLimits, now: Double) {
         self.id = id
         self.fd = fd
+        self.peer = peer
         parser = HTTPParser(limits: limits)
         lastProgress = now
         lastWrite = now
@@ -44,7 +50,7 @@ final class Connection {
     /// One response place in the pipeline.
     struct Slot {
         var sequence: UInt64
-        var bytes: [UInt8]?
+        var chunks: [[UInt8]]?
         var close = false
     }
 
@@ -52,7 +58,7 @@ final class Connection {
     var awaiting: Bool { !slots.isEmpty }
 
     var unparsed: ArraySlice<UInt8> { input[inputStart...] }
-    var hasPendingOutput: Bool { outputSent < output.count }
+    var hasPendingOutput: Bool { outputBytes > 0 }
     var isIdle: Bool { !awaiting && !hasPendingOutput && unparsed.isEmpty }
 
     /// Drops consumed input once it is worth moving the rest.
@@ -75,24 +81,35 @@ final class Connection {
     }
 
     /// Fills a place; moves every finished response at the head of the line to the output.
-    func fill(_ sequence: UInt64, bytes: [UInt8], close: Bool) {
+    func fill(_ sequence: UInt64, chunks: [[UInt8]], close: Bool) {
         guard let i = slots.firstIndex(where: { $0.sequence == sequence }) else { return }
-        slots[i].bytes = bytes
+        slots[i].chunks = chunks
         slots[i].close = close
-        while let first = slots.first, let ready = first.bytes {
-            enqueue(ready)
+        while let first = slots.first, let ready = first.chunks {
+            // The write timeout counts from when output starts waiting (and from each write that moves bytes).
+            if outputBytes == 0 { lastWrite = Socket.now() }
+            for chunk in ready where !chunk.isEmpty {
+                output.append(chunk)
+                outputBytes += chunk.count
+            }
             if first.close { closeAfterWrite = true }
             slots.removeFirst()
         }
     }
 
-    /// Queues response bytes.
-    private func enqueue(_ bytes: [UInt8]) {
-        if !hasPendingOutput {
-            output.removeAll(keepingCapacity: output.capacity <= 1 << 20)
+    /// Marks `count` bytes as sent, dropping the chunks done.
+    func sent(_ count: Int) {
+        outputBytes -= count
+        var left = count
+        while left > 0, let first = output.first {
+            let rest = first.count - outputSent
+            if left < rest {
+                outputSent += left
+                return
+            }
+            left -= rest
+            output.removeFirst()
             outputSent = 0
-            lastWrite = Socket.now()
         }
-        if output.isEmpty { output = bytes } else { output += bytes }
     }
 }

@@ -1,22 +1,25 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+#if canImport(CEpoll)
+    import CEpoll
+#endif
 
 extension EventLoop {
     /// Reads, parses and answers what a readiness event allows, then writes.
-    func handle(_ connection: Connection, events: Int16) {
-        if events & Int16(POLLERR | POLLNVAL) != 0 { return closeConnection(connection) }
-        if events & Int16(POLLIN | POLLHUP) != 0 {
+    func handle(_ connection: Connection, events: UInt32) {
+        if events & cepoll_err != 0 { return closeConnection(connection) }
+        if events & (cepoll_in | cepoll_hup) != 0 {
             readAvailable(connection)
             // Both directions shut (or reset): nobody is left to answer.
-            if events & Int16(POLLHUP) != 0 { return closeConnection(connection) }
+            if events & cepoll_hup != 0 { return closeConnection(connection) }
             if connection.draining {
                 if connection.peerClosed { closeConnection(connection) }
                 return
             }
             process(connection)
         }
-        if events & Int16(POLLOUT) != 0, connections[connection.id] != nil {
+        if events & cepoll_out != 0, connections[connection.id] != nil {
             flush(connection)
             // Output drained: go on with requests pipelined behind it.
             if connections[connection.id] != nil, !connection.hasPendingOutput, !connection.unparsed.isEmpty {
@@ -50,7 +53,7 @@ extension EventLoop {
         while outputFull, connections[connection.id] != nil {
             outputFull = false
             while !connection.stopParsing, connection.slots.count < Self.pipelineDepth, !connection.unparsed.isEmpty {
-                guard connection.output.count - connection.outputSent < 1 << 20 else {
+                guard connection.outputBytes < 1 << 20 else {
                     outputFull = true
                     break
                 }
@@ -61,7 +64,7 @@ extension EventLoop {
                 } catch {
                     stats.malformedRequests.add(1, ordering: .relaxed)
                     let response = HTTPResponse.text(error.status, error.description)
-                    send(response, on: connection, headOnly: false, keepAlive: false)
+                    send(response, on: connection, headOnly: false, keepAlive: false, requestLine: "-")
                     break
                 }
                 connection.consumeInput(parsed.consumed)
@@ -85,6 +88,7 @@ extension EventLoop {
     private func dispatch(_ request: HTTPRequest, on connection: Connection) {
         connection.requestsServed += 1
         let headOnly = request.method == "HEAD"
+        let requestLine = accessLog == nil ? "" : AccessLog.requestLine(request)
         let keepAlive =
             request.keepAlive && !request.hasBody && shutdownDeadline == nil
             && connection.requestsServed < limits.maxRequestsPerConnection
@@ -93,8 +97,8 @@ extension EventLoop {
             var response = HTTPResponse.text(
                 allowed ? .badRequest : .methodNotAllowed,
                 allowed ? "requests with a body are not accepted" : "only GET and HEAD are allowed")
-            if !allowed { response.headers.add("Allow", "GET, HEAD") }
-            return send(response, on: connection, headOnly: headOnly, keepAlive: false)
+            if !allowed { response.headers.add("Allow", responder.allowedMethods) }
+            return send(response, on: connection, headOnly: headOnly, keepAlive: false, requestLine: requestLine)
         }
         // HTTP/1.0 clients keep the connection only when told so.
         let announce = keepAlive && request.minorVersion == 0
@@ -102,7 +106,7 @@ extension EventLoop {
         switch responder.respond(to: request) {
         case .response(var response):
             if announce { response.headers.add("Connection", "keep-alive") }
-            send(response, on: connection, headOnly: headOnly, keepAlive: keepAlive)
+            send(response, on: connection, headOnly: headOnly, keepAlive: keepAlive, requestLine: requestLine)
         case .deferred(let start):
             let id = connection.id
             let sequence = connection.reserve()
@@ -112,31 +116,43 @@ extension EventLoop {
                 post(
                     .completed(
                         connection: id, sequence: sequence, response: response, headOnly: headOnly,
-                        keepAlive: keepAlive))
+                        keepAlive: keepAlive, requestLine: requestLine))
             }
         }
     }
 
     /// Queues a response after those before it.
-    func send(_ response: HTTPResponse, on connection: Connection, headOnly: Bool, keepAlive: Bool) {
-        complete(connection.reserve(), with: response, on: connection, headOnly: headOnly, keepAlive: keepAlive)
+    func send(
+        _ response: HTTPResponse, on connection: Connection, headOnly: Bool, keepAlive: Bool, requestLine: String
+    ) {
+        complete(
+            connection.reserve(), with: response, on: connection, headOnly: headOnly, keepAlive: keepAlive,
+            requestLine: requestLine)
     }
 
+    /// Fills a place in the response order with the head and the body as they are (written
+    /// with `writev`, never copied together), and logs the request.
     func complete(
-        _ sequence: UInt64, with response: HTTPResponse, on connection: Connection, headOnly: Bool, keepAlive: Bool
+        _ sequence: UInt64, with response: HTTPResponse, on connection: Connection, headOnly: Bool, keepAlive: Bool,
+        requestLine: String
     ) {
         let keep = keepAlive && shutdownDeadline == nil
         if !keep { connection.stopParsing = true }
-        let bytes = response.serialized(headOnly: headOnly, keepAlive: keep, date: currentDate())
-        connection.fill(sequence, bytes: bytes, close: !keep)
+        let date = currentDate()
+        let head = response.serializedHead(keepAlive: keep, date: date)
+        let withBody = !headOnly && response.hasBody
+        connection.fill(sequence, chunks: withBody ? [head, response.body] : [head], close: !keep)
+        accessLog?.log(
+            peer: connection.peer, requestLine: requestLine, status: response.status.code,
+            bytes: withBody ? response.body.count : 0)
     }
 
     /// Writes what the socket takes; closes or drains when done and asked to.
     func flush(_ connection: Connection) {
         while connection.hasPendingOutput {
-            switch Socket.write(connection.fd, connection.output, from: connection.outputSent) {
+            switch Socket.write(connection.fd, chunks: connection.output, offset: connection.outputSent) {
             case .done(let n):
-                connection.outputSent += n
+                connection.sent(n)
                 connection.lastProgress = Socket.now()
                 if n > 0 { connection.lastWrite = connection.lastProgress }
             case .wouldBlock:
@@ -158,11 +174,19 @@ extension EventLoop {
     }
 
     func updateInterest(_ connection: Connection) {
-        var wanted: Int16 = 0
+        var wanted: UInt32 = 0
         let reading = !connection.peerClosed && (connection.draining || connection.unparsed.count <= 1 << 20)
-        if reading { wanted |= Int16(POLLIN) }
-        if connection.hasPendingOutput { wanted |= Int16(POLLOUT) }
+        if reading { wanted |= cepoll_in }
+        if connection.hasPendingOutput { wanted |= cepoll_out }
         connection.events = wanted
+        guard connection.registered != wanted else { return }
+        let done =
+            connection.registered == nil
+            ? cepoll_add(epoll, connection.fd, wanted, connection.id)
+            : cepoll_modify(epoll, connection.fd, wanted, connection.id)
+        // The set refused it (out of memory): a connection the loop cannot watch is closed.
+        guard done == 0 else { return closeConnection(connection) }
+        connection.registered = wanted
     }
 
     func closeConnection(_ connection: Connection) {
@@ -196,7 +220,7 @@ extension EventLoop {
         guard answer else { return closeConnection(connection) }
         send(
             HTTPResponse.text(.requestTimeout, "the request took too long to arrive"), on: connection, headOnly: false,
-            keepAlive: false)
+            keepAlive: false, requestLine: "-")
         flush(connection)
     }
 }

@@ -3,18 +3,25 @@ import Synchronization
 #if canImport(Glibc)
     import Glibc
 #endif
+#if canImport(CEpoll)
+    import CEpoll
+#endif
 
-/// One thread multiplexing the listener and every connection with `poll`, non-blocking.
-/// Responders' deferred work finishes on other threads and comes back through the inbox and
-/// a wake-up pipe. (Glibc's Swift module has no epoll; `poll` over a few thousand descriptors
-/// costs microseconds.)
+/// One thread multiplexing its listener and its connections with epoll (level-triggered),
+/// non-blocking; the server runs one per core, each with its own `SO_REUSEPORT` listener on
+/// the same port. Responders' deferred work finishes on other threads and comes back through
+/// the inbox and a wake-up pipe.
 ///
 /// `@unchecked Sendable`: everything but `inbox` (a mutex) and the descriptors set in `init`
 /// is touched only on the loop's thread.
 final class EventLoop: @unchecked Sendable {
     enum Message {
-        case completed(connection: UInt64, sequence: UInt64, response: HTTPResponse, headOnly: Bool, keepAlive: Bool)
+        case completed(
+            connection: UInt64, sequence: UInt64, response: HTTPResponse, headOnly: Bool, keepAlive: Bool,
+            requestLine: String)
         case shutdown(grace: Double)
+        /// A connection the acceptor hands to this loop.
+        case adopt(fd: Int32, peer: String)
     }
 
     static let listenerID: UInt64 = 0
@@ -25,35 +32,55 @@ final class EventLoop: @unchecked Sendable {
     let stats: ServerStats
     let wake: Int32
     let wakeWriter: Int32
+    let epoll: Int32
     var listener: Int32
+    var listenerRegistered = false
+    /// Where requests are logged, if anywhere.
+    let accessLog: AccessLog?
     private let inbox = Mutex<[Message]>([])
     var connections: [UInt64: Connection] = [:]
-    private var nextID: UInt64 = 2
+    var nextID: UInt64 = 2
     var shutdownDeadline: Double?
     var lastSweep = 0.0
+    /// The other loops, which the acceptor (the one with the listener) hands connections to in
+    /// turn with itself; emptied when it stops.
+    var siblings: [EventLoop] = []
+    var nextSibling = 0
     /// Out of descriptors: accepting waits a little rather than spinning on a ready listener.
     var acceptPausedUntil = 0.0
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
     var dateSecond = -1
     var date = ""
 
-    init(listener: Int32, limits: HTTPLimits, responder: any HTTPResponder, stats: ServerStats) throws(SocketError) {
-        self.listener = listener
+    init(
+        listener: Int32, limits: HTTPLimits, responder: any HTTPResponder, stats: ServerStats,
+        accessLog: AccessLog? = nil
+    ) throws(SocketError) {
         self.limits = limits
         self.responder = responder
         self.stats = stats
+        self.accessLog = accessLog
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw SocketError("pipe") }
         for end in ends {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
-        (wake, wakeWriter) = (ends[0], ends[1])
+        let set = cepoll_create()
+        guard set >= 0, cepoll_add(set, ends[0], cepoll_in, Self.wakeID) == 0 else {
+            let error = SocketError("epoll")
+            if set >= 0 { close(set) }
+            for end in ends { close(end) }
+            throw error
+        }
+        (wake, wakeWriter, epoll) = (ends[0], ends[1], set)
+        self.listener = listener
     }
 
     deinit {
         scratch.deallocate()
         if listener >= 0 { close(listener) }  // never started
+        close(epoll)
         close(wake)
         close(wakeWriter)
     }
@@ -67,66 +94,38 @@ final class EventLoop: @unchecked Sendable {
 
     /// Runs until shut down and every connection is closed.
     func run() {
-        var descriptors: [pollfd] = []
-        var owners: [UInt64] = []
+        let capacity = 256
+        var ids = [UInt64](repeating: 0, count: capacity)
+        var events = [UInt32](repeating: 0, count: capacity)
         while true {
             let now = Socket.now()
             if let deadline = shutdownDeadline, connections.isEmpty || now > deadline { break }
-            descriptors.removeAll(keepingCapacity: true)
-            owners.removeAll(keepingCapacity: true)
-            descriptors.append(pollfd(fd: wake, events: Int16(POLLIN), revents: 0))
-            owners.append(Self.wakeID)
-            if listener >= 0 && now >= acceptPausedUntil {
-                descriptors.append(pollfd(fd: listener, events: Int16(POLLIN), revents: 0))
-                owners.append(Self.listenerID)
+            if listener >= 0, !listenerRegistered, now >= acceptPausedUntil {
+                listenerRegistered = cepoll_add(epoll, listener, cepoll_in, Self.listenerID) == 0
             }
-            for connection in connections.values {
-                descriptors.append(pollfd(fd: connection.fd, events: connection.events, revents: 0))
-                owners.append(connection.id)
-            }
-            let count = poll(&descriptors, nfds_t(descriptors.count), 100)
-            if count > 0 {
-                for (descriptor, owner) in zip(descriptors, owners) where descriptor.revents != 0 {
-                    switch owner {
-                    case Self.listenerID: acceptAll()
-                    case Self.wakeID: drainInbox()
-                    default:
-                        guard let connection = connections[owner] else { continue }
-                        handle(connection, events: descriptor.revents)
-                    }
+            let count = cepoll_wait(epoll, &ids, &events, Int32(capacity), 100)
+            for i in 0..<max(0, Int(count)) {
+                switch ids[i] {
+                case Self.listenerID: acceptAll()
+                case Self.wakeID: drainInbox()
+                default:
+                    guard let connection = connections[ids[i]] else { continue }
+                    handle(connection, events: events[i])
                 }
             }
             sweepTimeouts()
         }
         for connection in Array(connections.values) { closeConnection(connection) }
-        if listener >= 0 { close(listener) }
-        listener = -1
+        closeListener()
+        siblings = []
         // The wake-up pipe stays open until `deinit`: a render finishing late may still post.
     }
 
-    private func acceptAll() {
-        while listener >= 0 {
-            guard let fd = Socket.accept(listener) else {
-                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
-                    acceptPausedUntil = Socket.now() + 0.1
-                }
-                return
-            }
-            stats.acceptedConnections.add(1, ordering: .relaxed)
-            guard connections.count < limits.maxConnections else {
-                stats.rejectedConnections.add(1, ordering: .relaxed)
-                let refusal = HTTPResponse.text(.serviceUnavailable, "too many connections")
-                    .serialized(headOnly: false, keepAlive: false, date: currentDate())
-                _ = Socket.write(fd, refusal, from: 0)
-                close(fd)
-                continue
-            }
-            let connection = Connection(id: nextID, fd: fd, limits: limits, now: Socket.now())
-            nextID += 1
-            connections[connection.id] = connection
-            stats.openConnections.add(1, ordering: .relaxed)
-            updateInterest(connection)
-        }
+    func closeListener() {
+        guard listener >= 0 else { return }
+        close(listener)  // leaves the epoll set with it
+        listener = -1
+        listenerRegistered = false
     }
 
     private func drainInbox() {
@@ -138,12 +137,16 @@ final class EventLoop: @unchecked Sendable {
         }
         for message in messages {
             switch message {
-            case .completed(let id, let sequence, let response, let headOnly, let keepAlive):
+            case .completed(let id, let sequence, let response, let headOnly, let keepAlive, let requestLine):
                 guard let connection = connections[id] else { continue }
-                complete(sequence, with: response, on: connection, headOnly: headOnly, keepAlive: keepAlive)
+                complete(
+                    sequence, with: response, on: connection, headOnly: headOnly, keepAlive: keepAlive,
+                    requestLine: requestLine)
                 process(connection)
             case .shutdown(let grace):
                 beginShutdown(grace: grace)
+            case .adopt(let fd, let peer):
+                adopt(fd, peer: peer)
             }
         }
     }
@@ -151,10 +154,9 @@ final class EventLoop: @unchecked Sendable {
     private func beginShutdown(grace: Double) {
         guard shutdownDeadline == nil else { return }
         shutdownDeadline = Socket.now() + grace
-        if listener >= 0 {
-            close(listener)
-            listener = -1
-        }
+        closeListener()
+        // Only now the others: once any connection is seen closed, new ones are refused too.
+        for sibling in siblings { sibling.post(.shutdown(grace: grace)) }
         for connection in Array(connections.values) {
             connection.stopParsing = true
             if connection.isIdle && !connection.closeAfterWrite {

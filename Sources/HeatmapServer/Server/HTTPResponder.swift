@@ -6,6 +6,13 @@
 public protocol HTTPResponder: Sendable {
     /// The reply to one request.
     func respond(to request: HTTPRequest) -> HTTPReply
+    /// The methods answered, for `Allow` in a 405 the server itself makes; `GET, HEAD` unless given.
+    var allowedMethods: String { get }
+}
+
+extension HTTPResponder {
+    /// `GET, HEAD`.
+    public var allowedMethods: String { "GET, HEAD" }
 }
 
 /// A responder's answer.

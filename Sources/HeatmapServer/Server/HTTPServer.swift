@@ -5,9 +5,10 @@ import Foundation
     import Glibc
 #endif
 
-/// An HTTP/1.1 server on POSIX sockets: one event-loop thread for all connections
-/// (keep-alive, pipelining, limits, timeouts), responses made by an ``HTTPResponder``
-/// (which may hand slow work to other threads).
+/// An HTTP/1.1 server on POSIX sockets: an epoll event-loop thread per core, the first
+/// accepting and handing connections to each in turn (keep-alive, pipelining, limits,
+/// timeouts), responses made by an ``HTTPResponder`` (which may hand slow work to other
+/// threads) and written with `writev` from the responder's bytes.
 ///
 /// ```swift
 /// let server = try HTTPServer(host: "127.0.0.1", port: 8080, responder: responder)
@@ -21,25 +22,40 @@ public final class HTTPServer: Sendable {
     public let host: String
     /// Connection counters.
     public let stats: ServerStats
-    private let loop: EventLoop
+    /// The I/O threads.
+    public var threads: Int { loops.count }
+    private let loops: [EventLoop]
     private let running = DispatchGroup()
 
     /// Binds and listens; ``start()`` begins answering.
     ///
+    /// - Parameters:
+    ///   - accessLog: where to log every request in the common log format; `nil` for nowhere.
+    ///   - threads: I/O threads (event loops); `nil` for one per core. Renders never run on them.
     /// - Throws: ``SocketError`` when the address cannot be bound (in use, not local, …).
     public init(
         host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(),
-        responder: any HTTPResponder, stats: ServerStats = ServerStats()
+        responder: any HTTPResponder, stats: ServerStats = ServerStats(), accessLog: AccessLog? = nil,
+        threads: Int? = nil
     ) throws(SocketError) {
         signal(SIGPIPE, SIG_IGN)
         Self.raiseDescriptorLimit()
+        let count = max(1, min(threads ?? ProcessInfo.processInfo.activeProcessorCount, 64))
         let (fd, bound) = try Socket.listen(host: host, port: port)
+        var loops: [EventLoop] = []
         do {
-            loop = try EventLoop(listener: fd, limits: limits, responder: responder, stats: stats)
+            for i in 0..<count {
+                loops.append(
+                    try EventLoop(
+                        listener: i == 0 ? fd : -1, limits: limits, responder: responder, stats: stats,
+                        accessLog: accessLog))
+            }
         } catch {
-            close(fd)
+            if loops.isEmpty { close(fd) }  // else the first loop owns it
             throw error
         }
+        loops[0].siblings = Array(loops.dropFirst())
+        self.loops = loops
         self.host = host
         self.port = bound
         self.stats = stats
@@ -53,29 +69,31 @@ public final class HTTPServer: Sendable {
         _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
     }
 
-    /// Starts the event loop on its own thread.
+    /// Starts each event loop on its own thread.
     public func start() {
-        running.enter()
-        let thread = Thread { [loop, running] in
-            loop.run()
-            running.leave()
+        for (i, loop) in loops.enumerated() {
+            running.enter()
+            let thread = Thread { [loop, running] in
+                loop.run()
+                running.leave()
+            }
+            thread.name = "heatmap-http-\(i)"
+            thread.start()
         }
-        thread.name = "heatmap-http"
-        thread.start()
     }
 
     /// Stops accepting, lets responses under way finish within `grace` seconds, closes
-    /// idle connections and ends the loop. Returns at once; see ``waitUntilStopped()``.
+    /// idle connections and ends the loops. Returns at once; see ``waitUntilStopped()``.
     public func shutdown(grace: Double = 10) {
-        loop.post(.shutdown(grace: grace))
+        loops[0].post(.shutdown(grace: grace))  // the acceptor closes the listener, then tells the others
     }
 
-    /// Blocks until the loop has ended.
+    /// Blocks until the loops have ended.
     public func waitUntilStopped() {
         running.wait()
     }
 
-    /// Waits for the loop to end without blocking a thread of the concurrency pool.
+    /// Waits for the loops to end without blocking a thread of the concurrency pool.
     public func stopped() async {
         await withCheckedContinuation { continuation in
             running.notify(queue: .global()) { continuation.resume() }

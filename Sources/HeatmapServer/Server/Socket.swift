@@ -5,8 +5,12 @@
 /// Thin wrappers over the POSIX socket calls the server uses.
 enum Socket {
     /// A non-blocking TCP socket listening on `host:port` (IPv4 or IPv6 literal, or `localhost`);
-    /// port 0 picks a free one. Returns the descriptor and the port bound.
-    static func listen(host: String, port: Int, backlog: Int32 = 1024) throws(SocketError) -> (fd: Int32, port: Int) {
+    /// port 0 picks a free one. Returns the descriptor and the port bound. With `reusePort`
+    /// (`SO_REUSEPORT`) several sockets of this process listen on one port, the kernel
+    /// spreading new connections over them.
+    static func listen(host: String, port: Int, backlog: Int32 = 1024, reusePort: Bool = false) throws(SocketError)
+        -> (fd: Int32, port: Int)
+    {
         let name = host == "localhost" ? "127.0.0.1" : host
         var storage = sockaddr_storage()
         let length: socklen_t
@@ -31,6 +35,7 @@ enum Socket {
         guard fd >= 0 else { throw SocketError("socket") }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
+        if reusePort { setsockopt(fd, SOL_SOCKET, SO_REUSEPORT, &on, socklen_t(MemoryLayout<Int32>.size)) }
         let bound = withUnsafePointer(to: &storage) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
         }
@@ -61,15 +66,41 @@ enum Socket {
         return withUnsafeBytes(of: storage) { Int(UInt16(bigEndian: $0.load(as: sockaddr_in.self).sin_port)) }
     }
 
-    /// Accepts one connection as a non-blocking socket with TCP_NODELAY; `nil` when none is waiting.
-    static func accept(_ listener: Int32) -> Int32? {
-        let fd = Glibc.accept(listener, nil, nil)
+    /// Accepts one connection as a non-blocking socket with TCP_NODELAY, with the peer's
+    /// address (`192.0.2.1`, `2001:db8::1`); `nil` when none is waiting.
+    static func accept(_ listener: Int32) -> (fd: Int32, peer: String)? {
+        var storage = sockaddr_storage()
+        var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
+        let fd = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+        }
         guard fd >= 0 else { return nil }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
-        return fd
+        return (fd, address(storage))
+    }
+
+    /// The numeric text of an IPv4 or IPv6 socket address; `-` for another family.
+    static func address(_ storage: sockaddr_storage) -> String {
+        var text = [CChar](repeating: 0, count: Int(INET6_ADDRSTRLEN) + 1)
+        var storage = storage
+        let family = Int32(storage.ss_family)
+        let written: UnsafePointer<CChar>? = withUnsafeMutableBytes(of: &storage) { raw in
+            guard let base = raw.baseAddress else { return nil }
+            if family == AF_INET {
+                let v4 = base.assumingMemoryBound(to: sockaddr_in.self)
+                return inet_ntop(AF_INET, &v4.pointee.sin_addr, &text, socklen_t(text.count))
+            }
+            if family == AF_INET6 {
+                let v6 = base.assumingMemoryBound(to: sockaddr_in6.self)
+                return inet_ntop(AF_INET6, &v6.pointee.sin6_addr, &text, socklen_t(text.count))
+            }
+            return nil
+        }
+        guard written != nil else { return "-" }
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     /// Outcome of a read or write.
@@ -95,6 +126,39 @@ enum Socket {
         if n >= 0 { return .done(n) }
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
         return .closed
+    }
+
+    /// Writes `chunks` in order, the first from `offset`, with one `writev` of at most 64 of
+    /// them, straight from their storage (no copy into a send buffer).
+    static func write(_ fd: Int32, chunks: [[UInt8]], offset: Int) -> IO {
+        let count = min(chunks.count, 64)
+        guard count > 0 else { return .done(0) }
+        var vectors = [iovec](repeating: iovec(), count: count)
+        let n = gather(chunks, index: 0, count: count, offset: offset, into: &vectors) { vectors, count in
+            Glibc.writev(fd, vectors, count)
+        }
+        if n >= 0 { return .done(n) }
+        if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
+        return .closed
+    }
+
+    /// Fills `vectors[index...]` with the chunks' storage, each pinned for the duration of `body`.
+    private static func gather(
+        _ chunks: [[UInt8]], index: Int, count: Int, offset: Int, into vectors: inout [iovec],
+        _ body: (UnsafePointer<iovec>, Int32) -> Int
+    ) -> Int {
+        if index == count {
+            return vectors.withUnsafeBufferPointer { buffer in
+                buffer.baseAddress.map { body($0, Int32(buffer.count)) } ?? 0
+            }
+        }
+        return chunks[index].withUnsafeBytes { raw in
+            let skip = index == 0 ? min(offset, raw.count) : 0
+            vectors[index] = iovec(
+                iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress.map { $0 + skip }),
+                iov_len: raw.count - skip)
+            return gather(chunks, index: index + 1, count: count, offset: offset, into: &vectors, body)
+        }
     }
 
     /// Monotonic seconds.

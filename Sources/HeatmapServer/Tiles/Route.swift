@@ -55,6 +55,10 @@ enum Route: Equatable {
     }
 
     private static func parse(_ path: String) -> Route {
+        fastTile(path) ?? generalParse(path)
+    }
+
+    static func generalParse(_ path: String) -> Route {
         let parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst()
         if parts.count == 1, let name = parts.first, name.hasSuffix(".json"), name.count > 5 {
             let layer = name.dropLast(5)

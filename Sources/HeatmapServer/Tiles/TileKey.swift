@@ -33,7 +33,7 @@ struct RenderedTile: CacheCost {
     var cacheCost: Int { png.map(HeapCost.array) ?? 0 }
 }
 
-/// Strong entity tags from content: 64-bit FNV-1a and the length.
+/// Strong entity tags from content: a 64-bit FNV-1a-style hash and the length.
 enum ETag {
     static func strong(for bytes: [UInt8]) -> String {
         strong(hash: hash(bytes), count: bytes.count)
@@ -43,12 +43,30 @@ enum ETag {
         "\"" + String(hash, radix: 16) + "-" + String(count, radix: 16) + "\""
     }
 
+    /// FNV-1a's step over 8-byte words in four independent lanes (a byte-at-a-time FNV-1a cost
+    /// 0.3 ms, a twentieth of the render, for a 200 kB tile), then the tail's bytes.
     static func hash(_ bytes: [UInt8]) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in bytes {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        let prime: UInt64 = 0x100_0000_01b3
+        var lanes: (UInt64, UInt64, UInt64, UInt64) = (
+            0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4, 0x9ce4_cbf2_2325_8422, 0x2325_8422_9ce4_cbf2
+        )
+        return bytes.withUnsafeBytes { raw in
+            var i = 0
+            while i + 32 <= raw.count {
+                lanes.0 = (lanes.0 ^ raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* prime
+                lanes.1 = (lanes.1 ^ raw.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self)) &* prime
+                lanes.2 = (lanes.2 ^ raw.loadUnaligned(fromByteOffset: i + 16, as: UInt64.self)) &* prime
+                lanes.3 = (lanes.3 ^ raw.loadUnaligned(fromByteOffset: i + 24, as: UInt64.self)) &* prime
+                i += 32
+            }
+            var hash = lanes.0
+            for lane in [lanes.1, lanes.2, lanes.3] { hash = (hash ^ (lane ^ lane >> 29)) &* prime }
+            while i < raw.count {
+                hash = (hash ^ UInt64(raw[i])) &* prime
+                i += 1
+            }
+            return hash
         }
-        return hash
     }
 
     /// Whether an `If-None-Match` value matches (weak comparison, as RFC 9110 asks for it).
