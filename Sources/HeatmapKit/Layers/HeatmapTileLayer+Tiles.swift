@@ -6,6 +6,7 @@ extension HeatmapTileLayer {
         var data: DataSet
         var settings: HeatmapSettings
         var generation: Int
+        var cacheEpoch: Int
         var colorMap: ColorMap
     }
 
@@ -25,7 +26,9 @@ extension HeatmapTileLayer {
                 if state.colorMaps.count >= 16 { state.colorMaps.removeAll() }
                 state.colorMaps[key] = map
             }
-            return Snapshot(data: state.data, settings: settings, generation: state.generation, colorMap: map)
+            return Snapshot(
+                data: state.data, settings: settings, generation: state.generation, cacheEpoch: state.cacheEpoch,
+                colorMap: map)
         }
     }
 
@@ -47,11 +50,21 @@ extension HeatmapTileLayer {
             throw .tileOutOfRange(x: x, y: y, zoom: zoom)
         }
         let key = TileKey(
-            generation: snapshot.generation, settings: snapshot.settings, zoom: zoom, x: x, y: y, scale: scale)
-        if let cached = cache[key] { return cached }
-        let tile = try render(x: x, y: y, space: space, snapshot: snapshot)
-        // A tile of data or settings replaced meanwhile would never be asked for again.
-        if state.withLock({ $0.generation }) == snapshot.generation { cache.insert(tile, for: key) }
+            generation: snapshot.cacheEpoch, settings: snapshot.settings, zoom: zoom, x: x, y: y, scale: scale)
+        // A cached image stands while M(z) is the one it was drawn with (live appends may raise it).
+        if let cached = cache[key] {
+            guard let used = cached.maximum else { return cached.result }
+            if try normalization(snapshot, space) == used { return cached.result }
+        }
+        let (tile, maximum) = try render(x: x, y: y, space: space, snapshot: snapshot)
+        drawnTiles.add(1, ordering: .relaxed)
+        // A tile of data or settings changed meanwhile may be stale: never cache it. Checked and
+        // stored under the state's lock, as live changes drop the tiles they reach under it.
+        state.withLock { state in
+            if state.generation == snapshot.generation {
+                cache.insert(CachedTile(result: tile, maximum: maximum), for: key)
+            }
+        }
         return tile
     }
 
@@ -102,27 +115,32 @@ extension HeatmapTileLayer {
         return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
     }
 
-    /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG.
-    func render(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> TileResult {
+    /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG; with the
+    /// M(z) its colours used (`nil` for no tile).
+    func render(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> (TileResult, Double?) {
         let source = try snapshot.data.source()
         let radius = snapshot.settings.radius
         let grid = try source.intensity(
             in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: radius * space.scale)
         )
-        if grid.isEmpty { return .noTile }
-        let maximum: Double
-        if let fixed = snapshot.settings.maximumIntensity {
-            maximum = fixed
-        } else {
-            let zoom = snapshot.settings.normalizationZoom(space.zoom)
-            let normalizing = zoom == space.zoom ? space : try PixelSpace(zoom: zoom, scale: space.scale)
-            maximum = Double(try snapshot.data.maximumIntensity(source: source, space: normalizing, radius: radius))
-        }
+        if grid.isEmpty { return (.noTile, nil) }
+        let maximum = try normalization(snapshot, space)
         let image = snapshot.colorMap.colorize(grid, maximum: maximum)
         do {
-            return .image(try PNGEncoder().encode(image))
+            return (.image(try PNGEncoder().encode(image)), maximum)
         } catch {
             throw .encodingFailed(error.description)
         }
+    }
+
+    /// M(z) of a snapshot at a tile's zoom and scale: the fixed maximum, or the data's
+    /// maximum at the normalisation zoom (computed once per data set and zoom).
+    func normalization(_ snapshot: Snapshot, _ space: PixelSpace) throws(HeatmapError) -> Double {
+        if let fixed = snapshot.settings.maximumIntensity { return fixed }
+        let zoom = snapshot.settings.normalizationZoom(space.zoom)
+        let normalizing = zoom == space.zoom ? space : try PixelSpace(zoom: zoom, scale: space.scale)
+        let source = try snapshot.data.source()
+        return Double(
+            try snapshot.data.maximumIntensity(source: source, space: normalizing, radius: snapshot.settings.radius))
     }
 }
