@@ -16,7 +16,7 @@ struct ServeCommand {
                              [--empty-tile 204|png] [--document-cache-control TEXT] [--no-watch]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                              [--postgres URL --table T [--where SQL] [--layer-name N] [--statement-timeout S]]
-                             [--upstream-timeout SECONDS]
+                             [--upstream-timeout SECONDS] [--write-token-file FILE] [--max-body-mb 16]
           DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), or tiles heatmap render
                              wrote (heat.mbtiles, heat.pmtiles, a folder); the layer is named after
                              the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
@@ -41,6 +41,7 @@ struct ServeCommand {
                              OpenLayers count a 204 as a tile error)
           --document-cache-control T   Cache-Control of TileJSON, catalog, page (default no-cache)
           --no-watch         do not reload a layer when its data file changes (SIGHUP still does)
+        \(Self.writeHelp)
         \(DataArguments.help)
         \(PostgresArguments.help)
           --layer-name N     the table's layer name (default: the table's name)
@@ -49,7 +50,8 @@ struct ServeCommand {
         /{layer}/{z}/{x}/{y}[@2x].png, /{a}+{b}/{z}/{x}/{y}.png (b over a),
         /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png, /health, /metrics. Heatmap tiles take
         ?radius=&opacity=&gradient=&max= overrides, and color-map-size=, color-scale=,
-        min-zoom-intensity=, max-zoom-intensity=. A changed data file, or SIGHUP, reloads the data;
+        min-zoom-intensity=, max-zoom-intensity=. POST and DELETE /{layer}/points (with
+        --write-token-file) append and remove points. A changed data file, or SIGHUP, reloads the data;
         SIGINT or SIGTERM stops after the requests under way.
         """
 
@@ -94,7 +96,8 @@ struct ServeCommand {
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map", "upstream-timeout", "empty-tile",
                 "document-cache-control",
-            ]).union(AppearanceArguments.valued), flags: DataArguments.flags.union(["no-cors", "no-watch"]))
+            ]).union(AppearanceArguments.valued).union(Self.writeValued),
+            flags: DataArguments.flags.union(["no-cors", "no-watch"]))
         readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
         if let path = list.text("config") {
@@ -128,6 +131,7 @@ struct ServeCommand {
         guard limits.maxConnections >= 1 else {
             throw .usage("--max-connections \(limits.maxConnections) must be at least 1")
         }
+        (options.writeToken, limits.maxBodyBytes) = try Self.writeOptions(list)
         do {
             var base = try (config.defaults?.applied(to: .default)) ?? .default
             base.radius = try list.integer("radius") ?? base.radius

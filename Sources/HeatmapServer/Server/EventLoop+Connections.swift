@@ -34,7 +34,7 @@ extension EventLoop {
                 connection.lastProgress = Socket.now()
                 if connection.draining { continue }
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
-                if connection.unparsed.count > 1 << 20 { return }  // pipelined far ahead: wait
+                if connection.unparsed.count > connection.parser.readAhead { return }  // far ahead: wait
             case .wouldBlock: return
             case .closed:
                 connection.peerClosed = true
@@ -86,9 +86,10 @@ extension EventLoop {
         connection.requestsServed += 1
         let headOnly = request.method == "HEAD"
         let keepAlive =
-            request.keepAlive && !request.hasBody && shutdownDeadline == nil
+            request.keepAlive && (!request.hasBody || request.body != nil) && shutdownDeadline == nil
             && connection.requestsServed < limits.maxRequestsPerConnection
-        if request.hasBody {
+        // Bodies the parser did not read (bodies off, GET and HEAD) are refused.
+        if request.hasBody && request.body == nil {
             let allowed = request.method == "GET" || request.method == "HEAD"
             var response = HTTPResponse.text(
                 allowed ? .badRequest : .methodNotAllowed,
@@ -158,7 +159,8 @@ extension EventLoop {
 
     func updateInterest(_ connection: Connection) {
         var wanted: Int16 = 0
-        let reading = !connection.peerClosed && (connection.draining || connection.unparsed.count <= 1 << 20)
+        let reading =
+            !connection.peerClosed && (connection.draining || connection.unparsed.count <= connection.parser.readAhead)
         if reading { wanted |= Int16(POLLIN) }
         if connection.hasPendingOutput { wanted |= Int16(POLLOUT) }
         connection.events = wanted

@@ -16,6 +16,8 @@ enum Route: Equatable {
     case staticImage(layer: String, viewport: Viewport)
     /// A static image path whose values are not numbers (400).
     case badStatic(String)
+    /// `/{layer}/points`: `POST` appends, `DELETE` removes (see TileService+Points.swift).
+    case points(layer: String)
     case notFound
 
     /// The label in metrics.
@@ -29,6 +31,7 @@ enum Route: Equatable {
         case .tileJSON: "tilejson"
         case .tile, .badTile: "tile"
         case .staticImage, .badStatic: "static"
+        case .points: "points"
         case .notFound: "other"
         }
     }
@@ -55,6 +58,9 @@ enum Route: Equatable {
             return .tileJSON(layer: String(layer))
         }
         if let image = parseStatic(Array(parts)) { return image }
+        if parts.count == 2, parts.last == "points", let name = parts.first, !name.isEmpty {
+            return .points(layer: String(name))
+        }
         guard parts.count == 4, let last = parts.last, last.hasSuffix(".png") else {
             // Leaflet's files, never four parts deep, so a layer may be called "leaflet" too.
             if parts.first == "leaflet", parts.count >= 2 { return .asset(parts.dropFirst().joined(separator: "/")) }

@@ -91,6 +91,7 @@ public final class TileService: HTTPResponder {
     public func respond(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
         if request.method == "OPTIONS", options.cors { return finish(optionsResponse(request), route: route) }
+        if case .points(let name) = route { return points(request, layer: name) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are allowed")
             response.headers.add("Allow", options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD")
@@ -132,7 +133,7 @@ public final class TileService: HTTPResponder {
             response.headers.add("Content-Type", asset.contentType)
             response.headers.add("Cache-Control", "public, max-age=86400")
             return finish(response, route: route)
-        case .notFound:
+        case .points, .notFound:
             return finish(.text(.notFound, "not found"), route: route)
         }
     }
