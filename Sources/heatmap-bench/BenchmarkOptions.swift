@@ -18,7 +18,7 @@ struct BenchmarkOptions {
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
-        "postgres",
+        "postgres", "live",
     ]
 
     init() {}

@@ -27,32 +27,65 @@ extension PointIndex {
         return PointIndex(sortedKeys: mergedKeys, weights: mergedWeights)
     }
 
-    /// The index without the points `points`, each matched by its position (the fixed-point
-    /// unit it falls in, see ``WebMercator``) and its weight (as the index keeps it, a 32-bit
-    /// float); a point given twice removes two such points. Points not found are left out
-    /// of the removal and listed in `missing`, by their place in `points`, ascending.
-    ///
-    /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` for a point that could not be
-    ///   in any index (a latitude outside -90...90, say).
-    /// - Complexity: O(n + m log m): one pass over the keys, after sorting the m removals.
-    public func removing(_ points: [WeightedLatLng]) throws(HeatmapError) -> (index: PointIndex, missing: [Int]) {
-        var removalKeys: [UInt64] = []
-        var removalWeights: [Float] = []
-        removalKeys.reserveCapacity(points.count)
-        removalWeights.reserveCapacity(points.count)
-        for (n, point) in points.enumerated() {
-            var one = Builder(capacity: 1)
-            do {
-                try one.append(point)
-            } catch {
-                if case .invalidPoint(_, let reason) = error { throw .invalidPoint(index: n, reason: reason) }
-                throw error
+    /// Points to remove from an index, as it keeps them: each one's key (the fixed-point unit
+    /// it falls in, see ``WebMercator``) and its weight as a 32-bit float, in the order given.
+    public struct Removal: Sendable {
+        let keys: [UInt64]
+        let weights: [Float]
+
+        /// The number of points to remove.
+        public var count: Int { keys.count }
+
+        /// The points' keys and weights.
+        ///
+        /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` for a point that could not be
+        ///   in any index (a latitude outside -90...90, a weight that is not a finite number ≥ 0).
+        public init(points: [WeightedLatLng]) throws(HeatmapError) {
+            var keys: [UInt64] = []
+            var weights: [Float] = []
+            keys.reserveCapacity(points.count)
+            weights.reserveCapacity(points.count)
+            for (n, point) in points.enumerated() {
+                let (latitude, longitude, intensity) =
+                    (point.coordinate.latitude, point.coordinate.longitude, point.intensity)
+                guard latitude.isFinite, (-90...90).contains(latitude) else {
+                    throw .invalidPoint(index: n, reason: "latitude \(latitude) is outside -90...90")
+                }
+                guard longitude.isFinite else {
+                    throw .invalidPoint(index: n, reason: "longitude \(longitude) is not a finite number")
+                }
+                guard intensity.isFinite, intensity >= 0, intensity <= Double(Float.greatestFiniteMagnitude) else {
+                    throw .invalidPoint(index: n, reason: "intensity \(intensity) is not a finite number ≥ 0")
+                }
+                keys.append(
+                    Morton.key(x: WebMercator.unitX(longitude: longitude), y: WebMercator.unitY(latitude: latitude)))
+                weights.append(Float(intensity))
             }
-            let built = one.build()
-            removalKeys.append(built.keys[0])
-            removalWeights.append(built.weights[0])
+            self.keys = keys
+            self.weights = weights
         }
-        let order = points.indices.sorted { a, b in
+
+        private init(keys: [UInt64], weights: [Float]) {
+            self.keys = keys
+            self.weights = weights
+        }
+
+        /// The removals at `places` (positions in this one), in that order.
+        public func subset(_ places: [Int]) -> Removal {
+            Removal(keys: places.map { keys[$0] }, weights: places.map { weights[$0] })
+        }
+    }
+
+    /// The index without the points of `removal`, each matched by its position and weight;
+    /// a point given twice removes two such points. Points not found are left out of the
+    /// removal and listed in `missing`, by their place in `removal`, ascending.
+    ///
+    /// - Complexity: O(n + m log m): one pass over the keys, after sorting the m removals.
+    public func removing(_ removal: Removal) -> (index: PointIndex, missing: [Int]) {
+        let removalKeys = removal.keys
+        let removalWeights = removal.weights
+        if removal.count == 0 || count == 0 { return (self, Array(0..<removal.count)) }
+        let order = removalKeys.indices.sorted { a, b in
             removalKeys[a] != removalKeys[b] ? removalKeys[a] < removalKeys[b] : a < b
         }
         var keptKeys: [UInt64] = []
@@ -104,7 +137,7 @@ extension PointIndex {
             r += 1
         }
         missing.sort()
-        if missing.count == points.count { return (self, missing) }
+        if missing.count == removal.count { return (self, missing) }
         return (PointIndex(sortedKeys: keptKeys, weights: keptWeights), missing)
     }
 

@@ -46,9 +46,10 @@ extension HeatmapTileLayer {
     ///   another ``WeightSource``.
     @discardableResult
     public func remove(_ points: [WeightedLatLng]) throws(HeatmapError) -> LiveChange {
+        let removal = try PointIndex.Removal(points: points)
         let removed = try PointIndex(points: points)
         return try change(count: points.count, changed: removed) { (live) throws(HeatmapError) in
-            switch try live.removing(points) {
+            switch live.removing(removal) {
             case .success(let next): return next
             case .failure(let missing):
                 let n = missing.places.first ?? 0

@@ -1,4 +1,5 @@
 import HeatmapCore
+import Synchronization
 
 /// A layer's points while they change: the main index, and a small index of the points added
 /// since it was last compacted, drawn as one source (a pixel's weight is the sum of both).
@@ -10,6 +11,15 @@ struct LiveData: WeightSource {
     let base: PointIndex
     /// The points added since the last compaction.
     let delta: PointIndex
+    /// Both merged into one index, made once when M(z) is first needed (the index's own
+    /// search is far faster at fine zooms than the branch and bound over two sources); the
+    /// next change starts from it.
+    private let merged = MergedIndex()
+
+    init(base: PointIndex, delta: PointIndex) {
+        self.base = base
+        self.delta = delta
+    }
 
     /// The points indexed, in both.
     var count: Int { base.count + delta.count }
@@ -27,33 +37,44 @@ struct LiveData: WeightSource {
         if delta.count > 0 { delta.addWeights(of: query, into: &sink) }
     }
 
-    /// M(z), exact: the index's own search while one index holds every point, else the
-    /// branch and bound from the root over both.
+    /// M(z), exact, by the index's own search over one index of every point: the merged
+    /// index (the same arrays as an index built afresh from the points, so the same value).
     func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
-        if delta.count == 0 { return base.maximumIntensity(space: space, kernel: kernel) }
-        if base.count == 0 { return delta.maximumIntensity(space: space, kernel: kernel) }
-        return Both(live: self).maximumIntensity(space: space, kernel: kernel)
+        compacted.maximumIntensity(space: space, kernel: kernel)
+    }
+
+    /// One index of every point: the main one while the delta is empty, else both merged
+    /// (once, by the first caller).
+    var compacted: PointIndex {
+        if delta.count == 0 { return base }
+        return merged.index { base.merging(delta) }
+    }
+
+    /// The main index and delta to change: the merged index if it was made already.
+    private var parts: (base: PointIndex, delta: PointIndex) {
+        merged.made.map { ($0, Self.empty) } ?? (base, delta)
     }
 
     /// The data with `added` appended: into the delta, merged into the main index once the
     /// delta grows past ``compactionThreshold(baseCount:)``.
     func adding(_ added: PointIndex) -> LiveData {
-        let merged = delta.merging(added)
-        if merged.count > Self.compactionThreshold(baseCount: base.count) {
-            return LiveData(base: base.merging(merged), delta: Self.empty)
+        let (base, delta) = parts
+        let grown = delta.merging(added)
+        if grown.count > Self.compactionThreshold(baseCount: base.count) {
+            return LiveData(base: base.merging(grown), delta: Self.empty)
         }
-        return LiveData(base: base, delta: merged)
+        return LiveData(base: base, delta: grown)
     }
 
     /// The data without `points` (matched by position and weight, from the delta first), or
     /// the places in `points` of those found in neither index.
-    func removing(_ points: [WeightedLatLng]) throws(HeatmapError) -> Result<LiveData, MissingPoints> {
-        let (delta, missingInDelta) = try delta.removing(points)
-        guard !missingInDelta.isEmpty else { return .success(LiveData(base: base, delta: delta)) }
-        let rest = missingInDelta.map { points[$0] }
-        let (base, missing) = try base.removing(rest)
+    func removing(_ removal: PointIndex.Removal) -> Result<LiveData, MissingPoints> {
+        let (base, delta) = parts
+        let (newDelta, missingInDelta) = delta.removing(removal)
+        guard !missingInDelta.isEmpty else { return .success(LiveData(base: base, delta: newDelta)) }
+        let (newBase, missing) = base.removing(removal.subset(missingInDelta))
         guard missing.isEmpty else { return .failure(MissingPoints(places: missing.map { missingInDelta[$0] })) }
-        return .success(LiveData(base: base, delta: delta))
+        return .success(LiveData(base: newBase, delta: newDelta))
     }
 
     /// An index without points.
@@ -68,13 +89,22 @@ struct MissingPoints: Error {
     var places: [Int]
 }
 
-/// Both indexes as one source without a search of its own, so that M(z) is the protocol's
-/// branch and bound from the root.
-private struct Both: WeightSource {
-    typealias Failure = Never
-    let live: LiveData
+/// The merged index of a ``LiveData``, made at most once.
+private final class MergedIndex: Sendable {
+    private let value = Mutex<PointIndex?>(nil)
+    private let making = Mutex<Void>(())
 
-    func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
-        live.addWeights(of: query, into: &sink)
+    /// The index if made already.
+    var made: PointIndex? { value.withLock { $0 } }
+
+    /// The index, made by `make` on first use (later callers wait for it).
+    func index(_ make: () -> PointIndex) -> PointIndex {
+        if let made { return made }
+        return making.withLock { _ in
+            if let made { return made }
+            let index = make()
+            value.withLock { $0 = index }
+            return index
+        }
     }
 }
