@@ -37,11 +37,19 @@ struct LiveData: WeightSource {
         if delta.count > 0 { delta.addWeights(of: query, into: &sink) }
     }
 
-    /// M(z), exact, by the index's own search over one index of every point: the merged
-    /// index (the same arrays as an index built afresh from the points, so the same value).
+    /// M(z), exact: up to zoom 10, the branch and bound from the root over both indexes (a
+    /// few milliseconds there); at finer zooms, where that search is slow for spread points,
+    /// the index's own search over the merged index (the same arrays as an index built afresh
+    /// from the points).
     func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
-        compacted.maximumIntensity(space: space, kernel: kernel)
+        if delta.count > 0, merged.made == nil, space.zoom <= Self.zoomsFromRoot {
+            return Both(live: self).maximumIntensity(space: space, kernel: kernel)
+        }
+        return compacted.maximumIntensity(space: space, kernel: kernel)
     }
+
+    /// The zooms whose M(z) is searched over both indexes, without merging them.
+    static var zoomsFromRoot: Int { 10 }
 
     /// One index of every point: the main one while the delta is empty, else both merged
     /// (once, by the first caller).
@@ -87,6 +95,17 @@ struct LiveData: WeightSource {
 /// The places in a removal's list of the points that are not in the layer.
 struct MissingPoints: Error {
     var places: [Int]
+}
+
+/// Both indexes as one source without a search of its own, so that M(z) is the protocol's
+/// branch and bound from the root.
+private struct Both: WeightSource {
+    typealias Failure = Never
+    let live: LiveData
+
+    func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
+        live.addWeights(of: query, into: &sink)
+    }
 }
 
 /// The merged index of a ``LiveData``, made at most once.

@@ -13,7 +13,7 @@ extension TileService {
             if byName[name] != nil || tileLayers[name] != nil || storedByName[name] != nil {
                 var response = HTTPResponse.text(
                     .methodNotAllowed, "only in-memory heatmap layers take points; \(name) is not one")
-                response.headers.add("Allow", options.cors ? "OPTIONS" : "")
+                response.headers.add("Allow", options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD")
                 return finish(response, route: route)
             }
             return finish(.text(.notFound, "no layer \(name)"), route: route)
