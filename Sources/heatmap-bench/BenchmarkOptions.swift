@@ -18,7 +18,7 @@ struct BenchmarkOptions {
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
-        "percentile", "postgres", "mean",
+        "percentile", "postgres", "mean", "live",
     ]
 
     init() {}

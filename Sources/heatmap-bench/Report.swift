@@ -68,4 +68,5 @@ struct Report: Codable {
     var postgres: PostgresMeasurement?
     var mean: [MeanMeasurement] = []
     var percentile: [PercentileMeasurement] = []
+    var live: LiveMeasurement?
 }

@@ -13,8 +13,7 @@ let usage = """
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         stacked, normalization, throughput, encoders, render, postgres, mean,
-                        percentile
-                        (the index is always built)
+                        percentile, live (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
@@ -283,6 +282,25 @@ if options.sections.contains("postgres") {
         }
     } else {
         log("postgres: skipped (no --postgres URL)")
+    }
+}
+
+// Live points: an append of 1% against a rebuild, and the next tile (see LiveBenchmark.swift).
+if options.sections.contains("live") {
+    let dense = chosen.filter { $0.scale == 1 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) }
+    let l = try LiveBenchmark.run(data: mainData, tiles: dense, seed: options.seed, repetitions: options.repetitions)
+    report.live = l
+    log(
+        String(
+            format:
+                "live: add %d to %d points %.2f ms, rebuild %.1f ms; remove them %.2f ms, from the main index %.1f ms; compaction %.1f ms; same tiles: %@",
+            l.appended, l.points, l.appendMilliseconds, l.rebuildMilliseconds, l.removeAppendedMilliseconds,
+            l.removeMainMilliseconds, l.compactionMilliseconds, l.sameTiles ? "yes" : "NO"))
+    for (tile, ms) in l.nextTileMilliseconds.sorted(by: { $0.key < $1.key }) {
+        log(
+            String(
+                format: "live: next tile %@ %.1f ms (rebuilt layer %.1f ms, cached %.3f ms)", tile, ms,
+                l.rebuiltTileMilliseconds[tile] ?? 0, l.cachedTileMilliseconds[tile] ?? 0))
     }
 }
 

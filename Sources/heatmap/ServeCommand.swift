@@ -18,6 +18,7 @@ struct ServeCommand {
                              [--postgres URL --table T [--where SQL] [--layer-name N] [--statement-timeout S]]
                              [--upstream-timeout SECONDS] [--access-log FILE|-]
                              [--idle-timeout 60] [--request-timeout 10] [--write-timeout 30]
+                             [--write-token-file FILE] [--max-body-mb 16]
           DATA               points (JSON, CSV, TSV, GeoJSON, NDJSON, gzip), or tiles heatmap render
                              wrote (heat.mbtiles, heat.pmtiles, a folder); the layer is named after
                              the file: police_stations.json is /police_stations/{z}/{x}/{y}.png
@@ -50,6 +51,7 @@ struct ServeCommand {
           --write-timeout S  close a connection whose responses make no progress for S seconds (30)
           --access-log FILE  log requests in the common log format to FILE (- for standard output;
                              off by default); SIGHUP opens FILE again (after logrotate)
+        \(Self.writeHelp)
         \(DataArguments.help)
         \(PostgresArguments.help)
           --layer-name N     the table's layer name (default: the table's name)
@@ -58,7 +60,8 @@ struct ServeCommand {
         /{layer}/{z}/{x}/{y}[@2x].png, /{a}+{b}/{z}/{x}/{y}.png (b over a),
         /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png, /health, /metrics. Heatmap tiles take
         ?radius=&opacity=&gradient=&max= overrides, and color-map-size=, color-scale=,
-        min-zoom-intensity=, max-zoom-intensity=. A changed data file, or SIGHUP, reloads the data;
+        min-zoom-intensity=, max-zoom-intensity=. POST and DELETE /{layer}/points (with
+        --write-token-file) append and remove points. A changed data file, or SIGHUP, reloads the data;
         SIGINT or SIGTERM stops after the requests under way.
         """
 
@@ -105,7 +108,8 @@ struct ServeCommand {
                 "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
                 "attribution", "max-connections", "base-map", "upstream-timeout", "empty-tile",
                 "document-cache-control", "access-log",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(Self.timeoutFlags),
+            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(Self.timeoutFlags)
+                .union(Self.writeValued),
             flags: DataArguments.flags.union(["no-cors", "no-watch"]))
         readOptions = try DataArguments.options(list)
         var config = ServeConfiguration()
@@ -142,6 +146,7 @@ struct ServeCommand {
             throw .usage("--max-connections \(limits.maxConnections) must be at least 1")
         }
         try Self.applyTimeouts(list, to: &limits)
+        (options.writeToken, limits.maxBodyBytes) = try Self.writeOptions(list)
         do {
             var base = try (config.defaults?.applied(to: .default)) ?? .default
             base.radius = try list.integer("radius") ?? base.radius

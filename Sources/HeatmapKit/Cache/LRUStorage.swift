@@ -60,6 +60,16 @@ struct LRUStorage<Key: Hashable, Value> {
         self = LRUStorage(capacity: capacity)
     }
 
+    /// The keys held, in no particular order.
+    var keys: [Key] { Array(slots.keys) }
+
+    /// Drops the entry of `key`; returns whether there was one.
+    mutating func remove(key: Key) -> Bool {
+        guard let slot = slots[key] else { return false }
+        remove(slot)
+        return true
+    }
+
     /// The tables' bytes while one more entry goes in now: a full list with no free slot, or
     /// a full dictionary, grows to twice its capacity (as Swift's do), and while it is copied
     /// the old and the new storage are both held.

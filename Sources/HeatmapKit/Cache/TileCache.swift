@@ -49,6 +49,14 @@ public final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendab
         storage.withLock { $0.removeAll() }
     }
 
+    /// Drops the tiles whose key `shouldRemove` picks (called once a key held when it starts;
+    /// a tile inserted meanwhile stays); returns how many were dropped.
+    @discardableResult
+    public func removeAll(where shouldRemove: (Key) -> Bool) -> Int {
+        let picked = storage.withLock { $0.keys }.filter(shouldRemove)
+        return storage.withLock { storage in picked.reduce(0) { $0 + (storage.remove(key: $1) ? 1 : 0) } }
+    }
+
     /// The number of tiles held.
     public var count: Int { storage.withLock { $0.count } }
     /// The bytes held: the tiles' and keys' heap memory and the cache's own tables.

@@ -6,6 +6,15 @@ extension DataSet {
     ///   (a database), whose latitudes are not at hand: a reference latitude must be given.
     func centreLatitude() throws(HeatmapError) -> Double {
         if let known = centre.withLock({ $0 }) { return known }
+        if let live {
+            // Points appended and removed while running: the main index's and the recent ones'.
+            let ranges = [live.base.latitudeRange, live.delta.latitudeRange].compactMap { $0 }
+            let south = ranges.map(\.lowerBound).min()
+            let north = ranges.map(\.upperBound).max()
+            let value = south.flatMap { s in north.map { (s + $0) / 2 } } ?? 0
+            centre.withLock { $0 = value }
+            return value
+        }
         guard case .index(let index) = try source() else {
             throw .invalidGroundRadius(
                 "a source without points in memory has no centre latitude to measure metres at: "

@@ -9,6 +9,8 @@ final class DataSet: Sendable {
     private let givenPoints: [WeightedLatLng]?
     /// A source other than an index of points (a database, say), or `nil`.
     private let external: ExternalSource?
+    /// The points of a layer changed while running (see HeatmapTileLayer+Live.swift), or `nil`.
+    let live: LiveData?
     private let built: Mutex<Result<PointIndex, HeatmapError>?>
     private let building = Mutex<Void>(())
     private let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
@@ -32,6 +34,7 @@ final class DataSet: Sendable {
         givenPoints = points
         external = nil
         valueIndex = nil
+        live = nil
         built = Mutex(nil)
     }
 
@@ -40,6 +43,7 @@ final class DataSet: Sendable {
         givenPoints = nil
         external = nil
         valueIndex = nil
+        live = nil
         built = Mutex(.success(index))
     }
 
@@ -48,6 +52,17 @@ final class DataSet: Sendable {
         givenPoints = nil
         external = source
         valueIndex = nil
+        live = nil
+        built = Mutex(nil)
+    }
+
+    /// A data set of points appended and removed while running: a main index and a small
+    /// one of recent additions, drawn as one source.
+    init(live: LiveData) {
+        givenPoints = nil
+        external = ExternalSource(live)
+        valueIndex = nil
+        self.live = live
         built = Mutex(nil)
     }
 
@@ -56,14 +71,19 @@ final class DataSet: Sendable {
         givenPoints = nil
         external = nil
         valueIndex = values
+        live = nil
         built = Mutex(.success(values.density))
     }
 
     /// The points as given, or as the index holds them (see ``PointIndex/points``).
     var points: [WeightedLatLng] {
+        if let live { return live.points }
         if external != nil { return [] }
         return givenPoints ?? (try? index().points) ?? []
     }
+
+    /// Whether tiles come from a source other than points in memory.
+    var isExternal: Bool { external != nil && live == nil }
 
     /// Whether the index is built (or failed), so that `index()` answers at once; always for
     /// another source.

@@ -6,6 +6,7 @@ extension HeatmapTileLayer {
         var data: DataSet
         var settings: HeatmapSettings
         var generation: Int
+        var cacheEpoch: Int
         var colorMap: ColorMap
     }
 
@@ -25,7 +26,9 @@ extension HeatmapTileLayer {
                 if state.colorMaps.count >= 16 { state.colorMaps.removeAll() }
                 state.colorMaps[key] = map
             }
-            return Snapshot(data: state.data, settings: settings, generation: state.generation, colorMap: map)
+            return Snapshot(
+                data: state.data, settings: settings, generation: state.generation, cacheEpoch: state.cacheEpoch,
+                colorMap: map)
         }
     }
 
@@ -47,11 +50,21 @@ extension HeatmapTileLayer {
             throw .tileOutOfRange(x: x, y: y, zoom: zoom)
         }
         let key = TileKey(
-            generation: snapshot.generation, settings: snapshot.settings, zoom: zoom, x: x, y: y, scale: scale)
-        if let cached = cache[key] { return cached }
-        let tile = try render(x: x, y: y, space: space, snapshot: snapshot)
-        // A tile of data or settings replaced meanwhile would never be asked for again.
-        if state.withLock({ $0.generation }) == snapshot.generation { cache.insert(tile, for: key) }
+            generation: snapshot.cacheEpoch, settings: snapshot.settings, zoom: zoom, x: x, y: y, scale: scale)
+        // A cached image stands while M(z) is the one it was drawn with (live appends may raise it).
+        if let cached = cache[key] {
+            guard let used = cached.maximum else { return cached.result }
+            if try normalization(snapshot, space) == used { return cached.result }
+        }
+        let (tile, maximum) = try render(x: x, y: y, space: space, snapshot: snapshot)
+        drawnTiles.add(1, ordering: .relaxed)
+        // A tile of data or settings changed meanwhile may be stale: never cache it. Checked and
+        // stored under the state's lock, as live changes drop the tiles they reach under it.
+        state.withLock { state in
+            if state.generation == snapshot.generation {
+                cache.insert(CachedTile(result: tile, maximum: maximum), for: key)
+            }
+        }
         return tile
     }
 
@@ -94,20 +107,30 @@ extension HeatmapTileLayer {
         return try tileFor(x: x, y: y, zoom: zoom, scale: scale, settings: settings)
     }
 
-    /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG.
-    func render(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> TileResult {
-        if snapshot.settings.aggregate == .mean { return try renderMean(x: x, y: y, space: space, snapshot: snapshot) }
+    /// Draws one tile from a snapshot: intensities, normalisation, colours, PNG; with the
+    /// M(z) its colours used (`nil` for no tile, and for the mean, whose colours need none).
+    func render(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> (TileResult, Double?) {
+        if snapshot.settings.aggregate == .mean {
+            return (try renderMean(x: x, y: y, space: space, snapshot: snapshot), nil)
+        }
         let source = try snapshot.data.source()
         let reach = try snapshot.reach(zoom: space.zoom, scale: space.scale)
         let grid = try source.intensity(
             in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: reach))
-        if grid.isEmpty { return .noTile }
-        let maximum = try snapshot.normalization(for: space, source: source).value
+        if grid.isEmpty { return (.noTile, nil) }
+        let maximum = try normalization(snapshot, space)
         let image = snapshot.colorMap.colorize(grid, maximum: maximum)
         do {
-            return .image(try PNGEncoder().encode(image))
+            return (.image(try PNGEncoder().encode(image)), maximum)
         } catch {
             throw .encodingFailed(error.description)
         }
+    }
+
+    /// M(z) of a snapshot at a tile's zoom and scale: the fixed maximum, or at the
+    /// normalisation zoom the percentile or the data's maximum (computed once per data set, zoom
+    /// and reach; see ``Snapshot/normalization(for:source:)``).
+    func normalization(_ snapshot: Snapshot, _ space: PixelSpace) throws(HeatmapError) -> Double {
+        try snapshot.normalization(for: space, source: try snapshot.data.source()).value
     }
 }

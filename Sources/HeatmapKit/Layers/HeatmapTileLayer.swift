@@ -20,6 +20,9 @@ public final class HeatmapTileLayer: Sendable {
         var data: DataSet
         var settings: HeatmapSettings
         var generation: Int
+        /// What cached tiles are keyed by: advanced with ``generation`` by every change but
+        /// live appends and removals, which drop only the tiles they reach.
+        var cacheEpoch = 0
         var colorMaps: [ColorMapKey: ColorMap] = [:]
     }
 
@@ -41,7 +44,9 @@ public final class HeatmapTileLayer: Sendable {
     }
 
     let state: Mutex<State>
-    let cache: TileCache<TileKey, TileResult>
+    let cache: TileCache<TileKey, CachedTile>
+    /// Tiles drawn rather than taken from the cache (see HeatmapTileLayer+Live.swift).
+    let drawnTiles = Atomic<Int>(0)
     /// ``zIndex`` (see HeatmapTileLayer+TileLayer.swift).
     let tileLayerZIndex = Atomic<Int>(0)
 
@@ -92,6 +97,7 @@ public final class HeatmapTileLayer: Sendable {
         state.withLock { state in
             change(&state)
             state.generation += 1
+            state.cacheEpoch += 1
         }
         cache.removeAll()
     }

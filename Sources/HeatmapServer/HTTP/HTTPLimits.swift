@@ -18,6 +18,11 @@ public struct HTTPLimits: Sendable, Hashable {
     /// Requests answered on one connection before it is closed. Default 10 000.
     public var maxRequestsPerConnection: Int = 10_000
 
+    /// The largest request body read, in bytes (`Content-Length`; 413 beyond, and the body is
+    /// not read). 0, the default, reads no bodies: requests with one are refused as before.
+    /// Bodies of GET and HEAD are never read.
+    public var maxBodyBytes: Int = 0
+
     /// The defaults above.
     public init() {}
 }

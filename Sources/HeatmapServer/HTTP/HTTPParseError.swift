@@ -9,6 +9,10 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case headersTooLarge(String)
     /// A version other than HTTP/1.0 or HTTP/1.1 (505).
     case versionNotSupported(String)
+    /// A body longer than ``HTTPLimits/maxBodyBytes`` (413); it is not read.
+    case payloadTooLarge(limit: Int)
+    /// A body without `Content-Length` (chunked) where bodies are read (411).
+    case lengthRequired
 
     /// The status to answer with.
     public var status: HTTPStatus {
@@ -17,6 +21,8 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
         case .requestLineTooLong: .uriTooLong
         case .headersTooLarge: .requestHeaderFieldsTooLarge
         case .versionNotSupported: .httpVersionNotSupported
+        case .payloadTooLarge: .contentTooLarge
+        case .lengthRequired: .lengthRequired
         }
     }
 
@@ -27,6 +33,8 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
         case .requestLineTooLong(let limit): "the request line is longer than \(limit) bytes"
         case .headersTooLarge(let reason): "header fields too large: \(reason)"
         case .versionNotSupported(let version): "HTTP version \(version) is not supported (HTTP/1.0 and 1.1 are)"
+        case .payloadTooLarge(let limit): "the body is longer than \(limit) bytes (see --max-body-mb)"
+        case .lengthRequired: "send the body with a Content-Length (chunked bodies are not read)"
         }
     }
 }

@@ -7,6 +7,12 @@ public struct HTTPParser: Sendable {
     /// The limits enforced.
     public let limits: HTTPLimits
     private var scanned = 0
+    /// A head parsed whose body has not all arrived: the request and the bytes of head and body.
+    private var pending: (request: HTTPRequest, head: Int, total: Int)?
+
+    /// How many unparsed bytes the connection should read ahead: 1 MiB, or a whole request
+    /// whose body is arriving.
+    public var readAhead: Int { max(1 << 20, pending?.total ?? 0) }
 
     /// Creates a parser with limits.
     public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
@@ -16,6 +22,7 @@ public struct HTTPParser: Sendable {
 
     /// Parses the head at the start of `buffer`, or answers `nil` if more bytes are needed.
     public mutating func parse(_ buffer: ArraySlice<UInt8>) throws(HTTPParseError) -> Parsed? {
+        if let waiting = pending { return body(of: waiting, in: buffer) }
         let start = buffer.startIndex
         var skip = start
         // RFC 9112 2.2: ignore empty lines before the request line (a few, not unbounded).
@@ -54,7 +61,39 @@ public struct HTTPParser: Sendable {
             request.headers.add(name, value)
         }
         try Self.interpret(&request)
-        return (request, headEnd - start)
+        let head = headEnd - start
+        guard let length = try bodyLength(of: request) else { return (request, head) }
+        let (total, overflow) = head.addingReportingOverflow(length)
+        guard !overflow else { throw .payloadTooLarge(limit: limits.maxBodyBytes) }
+        return body(of: (request, head, total), in: buffer)
+    }
+
+    /// The length of a body to read, or `nil` for none (no body, GET or HEAD, or bodies off).
+    private func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int? {
+        guard request.hasBody, limits.maxBodyBytes > 0, request.method != "GET", request.method != "HEAD" else {
+            return nil
+        }
+        guard let text = request.headers.first("Content-Length") else { throw .lengthRequired }
+        let first = text.split(separator: ",").first.map { $0.trimmingWhitespace() } ?? ""
+        guard let length = Int(first), length <= limits.maxBodyBytes else {
+            throw .payloadTooLarge(limit: limits.maxBodyBytes)
+        }
+        return length
+    }
+
+    /// The request with its body once all of it is in `buffer`; else remembers it and answers `nil`.
+    private mutating func body(
+        of waiting: (request: HTTPRequest, head: Int, total: Int), in buffer: ArraySlice<UInt8>
+    ) -> Parsed? {
+        guard buffer.count >= waiting.total else {
+            pending = waiting
+            return nil
+        }
+        pending = nil
+        var request = waiting.request
+        let from = buffer.startIndex + waiting.head
+        request.body = Array(buffer[from..<(buffer.startIndex + waiting.total)])
+        return (request, waiting.total)
     }
 
     /// The index just past the blank line ending the head, scanning only new bytes.

@@ -1,4 +1,4 @@
-/// One parsed HTTP/1.x request head; requests with bodies are refused by the server.
+/// One parsed HTTP/1.x request: its head, and its body where the limits let the parser read it.
 public struct HTTPRequest: Sendable, Equatable {
     /// The method, case-sensitive as sent (`GET`, `HEAD`, …).
     public var method: String
@@ -16,6 +16,8 @@ public struct HTTPRequest: Sendable, Equatable {
     public var keepAlive: Bool
     /// Whether the request announced a body (`Content-Length` > 0 or `Transfer-Encoding`).
     public var hasBody: Bool
+    /// The body, when the parser read it (see ``HTTPLimits/maxBodyBytes``); `nil` otherwise.
+    public var body: [UInt8]?
 
     /// Creates a request (tests and in-process use); `path` and `query` are split from `target`.
     public init(method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders()) {

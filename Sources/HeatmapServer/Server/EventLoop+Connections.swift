@@ -37,7 +37,7 @@ extension EventLoop {
                 connection.lastProgress = Socket.now()
                 if connection.draining { continue }
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
-                if connection.unparsed.count > 1 << 20 { return }  // pipelined far ahead: wait
+                if connection.unparsed.count > connection.parser.readAhead { return }  // far ahead: wait
             case .wouldBlock: return
             case .closed:
                 connection.peerClosed = true
@@ -90,9 +90,10 @@ extension EventLoop {
         let headOnly = request.method == "HEAD"
         let requestLine = accessLog == nil ? "" : AccessLog.requestLine(request)
         let keepAlive =
-            request.keepAlive && !request.hasBody && shutdownDeadline == nil
+            request.keepAlive && (!request.hasBody || request.body != nil) && shutdownDeadline == nil
             && connection.requestsServed < limits.maxRequestsPerConnection
-        if request.hasBody {
+        // Bodies the parser did not read (bodies off, GET and HEAD) are refused.
+        if request.hasBody && request.body == nil {
             let allowed = request.method == "GET" || request.method == "HEAD"
             var response = HTTPResponse.text(
                 allowed ? .badRequest : .methodNotAllowed,
@@ -175,7 +176,8 @@ extension EventLoop {
 
     func updateInterest(_ connection: Connection) {
         var wanted: UInt32 = 0
-        let reading = !connection.peerClosed && (connection.draining || connection.unparsed.count <= 1 << 20)
+        let reading =
+            !connection.peerClosed && (connection.draining || connection.unparsed.count <= connection.parser.readAhead)
         if reading { wanted |= cepoll_in }
         if connection.hasPendingOutput { wanted |= cepoll_out }
         connection.events = wanted

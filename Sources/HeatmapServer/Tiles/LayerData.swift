@@ -16,8 +16,12 @@ public struct LayerData: Sendable {
     /// The points with their values, when read with a value column (for the mean); `nil` otherwise.
     public var values: ValueIndex? = nil
 
+    /// The points of a layer changed while serving (`POST`/`DELETE /{layer}/points`), when they
+    /// are not `index`'s.
+    public var liveCount: Int?
+
     /// The number of points drawn.
-    public var count: Int { source == nil ? index.count : sourceCount }
+    public var count: Int { liveCount ?? (source == nil ? index.count : sourceCount) }
 
     /// Data drawn from another source of weights, with its number of points and extent.
     public init(source: any WeightSource, count: Int, bounds: PointBounds?) {

@@ -18,6 +18,8 @@ enum Route: Equatable {
     case badStatic(String)
     /// `/{layer}/legend.png` and `/{layer}/legend.json` (see TileService+Legend.swift).
     case legend(layer: String, format: LegendFormat)
+    /// `/{layer}/points`: `POST` appends, `DELETE` removes (see TileService+Points.swift).
+    case points(layer: String)
     case notFound
 
     /// What a legend is answered as.
@@ -38,6 +40,7 @@ enum Route: Equatable {
         case .tile, .badTile: "tile"
         case .staticImage, .badStatic: "static"
         case .legend: "legend"
+        case .points: "points"
         case .notFound: "other"
         }
     }
@@ -72,6 +75,9 @@ enum Route: Equatable {
             last.hasPrefix("legend."), let format = LegendFormat(rawValue: String(last.dropFirst(7)))
         {
             return .legend(layer: String(layer), format: format)
+        }
+        if parts.count == 2, parts.last == "points", let name = parts.first, !name.isEmpty {
+            return .points(layer: String(name))
         }
         guard parts.count == 4, let last = parts.last, last.hasSuffix(".png") else {
             // Leaflet's files, never four parts deep, so a layer may be called "leaflet" too.

@@ -12,7 +12,7 @@ public final class ServedLayer: Sendable {
     public let settings: HeatmapSettings
     /// Draws tiles for every settings (the server caches the results, so the layer does not).
     let layer: HeatmapTileLayer
-    private let state: Mutex<(generation: Int, data: LayerData)>
+    let state: Mutex<(generation: Int, data: LayerData)>
 
     /// Creates a layer.
     ///

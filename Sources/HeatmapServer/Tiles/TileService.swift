@@ -94,6 +94,7 @@ public final class TileService: HTTPResponder {
             return finish(.text(status, reason), route: route)
         }
         if request.method == "OPTIONS", options.cors { return finish(optionsResponse(request), route: route) }
+        if case .points(let name) = route { return points(request, layer: name) }
         guard request.method == "GET" || request.method == "HEAD" else {
             var response = HTTPResponse.text(.methodNotAllowed, "only GET and HEAD are allowed")
             response.headers.add("Allow", options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD")
@@ -137,7 +138,7 @@ public final class TileService: HTTPResponder {
             response.headers.add("Content-Type", asset.contentType)
             response.headers.add("Cache-Control", "public, max-age=86400")
             return finish(response, route: route)
-        case .notFound:
+        case .points, .notFound:
             return finish(.text(.notFound, "not found"), route: route)
         }
     }

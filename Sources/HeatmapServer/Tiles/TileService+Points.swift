@@ -1,0 +1,107 @@
+import HeatmapKit
+
+extension TileService {
+    /// `POST /{layer}/points` appends the body's points to an in-memory heatmap layer,
+    /// `DELETE /{layer}/points` removes them (matched by position and weight); both need
+    /// `Authorization: Bearer TOKEN` (``ServerOptions/writeToken``). The body is read by the
+    /// points readers in the format its `Content-Type` names, gzip inflated; a bad body is 400
+    /// naming the line and nothing changes. 200 with `{"added"|"removed": N, "points": N,
+    /// "generation": G}`.
+    func points(_ request: HTTPRequest, layer name: String) -> HTTPReply {
+        let route = Route.points(layer: name)
+        guard let layer = byName[name], layer.current.data.source == nil else {
+            if byName[name] != nil || tileLayers[name] != nil || storedByName[name] != nil {
+                var response = HTTPResponse.text(
+                    .methodNotAllowed, "only in-memory heatmap layers take points; \(name) is not one")
+                response.headers.add("Allow", options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD")
+                return finish(response, route: route)
+            }
+            return finish(.text(.notFound, "no layer \(name)"), route: route)
+        }
+        guard request.method == "POST" || request.method == "DELETE" else {
+            var response = HTTPResponse.text(.methodNotAllowed, "POST appends points, DELETE removes them")
+            response.headers.add("Allow", options.cors ? "POST, DELETE, OPTIONS" : "POST, DELETE")
+            return finish(response, route: route)
+        }
+        guard let token = options.writeToken else {
+            return finish(
+                .text(.forbidden, "writing points is off: start the server with --write-token-file FILE"), route: route)
+        }
+        guard token.accepts(authorization: request.headers.first("Authorization")) else {
+            var response = HTTPResponse.text(.unauthorized, "send Authorization: Bearer TOKEN with the write token")
+            response.headers.add("WWW-Authenticate", "Bearer realm=\"heatmap\"")
+            return finish(response, route: route)
+        }
+        let format: PointFormat
+        switch Self.bodyFormat(request) {
+        case .success(let named): format = named
+        case .failure(let refusal): return finish(.text(.unsupportedMediaType, refusal.message), route: route)
+        }
+        let removing = request.method == "DELETE"
+        let body = request.body ?? []
+        return .deferred { [self] completion in
+            renderQueue.async { [self] in
+                completion(decorate(apply(body, format: format, removing: removing, to: layer), route: route))
+            }
+        }
+    }
+
+    /// Reads the body and changes the layer: 200 with what was done, or 400 naming the fault.
+    private func apply(_ body: [UInt8], format: PointFormat, removing: Bool, to layer: ServedLayer)
+        -> HTTPResponse
+    {
+        guard !body.isEmpty else { return .text(.badRequest, "the body holds no points") }
+        let points: [WeightedLatLng]
+        do {
+            points = try PointFileReader.readPoints(
+                bytes: body, name: "request body", options: PointReadOptions(format: format)
+            ).points
+        } catch {
+            return .text(.badRequest, error.description)
+        }
+        let change: LiveChange
+        do {
+            change = try layer.change(points, removing: removing)
+        } catch {
+            return .text(.badRequest, "request body: \(error.description); nothing was changed")
+        }
+        var response = HTTPResponse(
+            status: .ok,
+            body: Array(
+                "{\"\(removing ? "removed" : "added")\": \(change.count), \"points\": \(change.pointCount), \"generation\": \(layer.current.generation)}\n"
+                    .utf8))
+        response.headers.add("Content-Type", "application/json")
+        response.headers.add("Cache-Control", "no-store")
+        return response
+    }
+
+    /// Why a body's media type or coding is refused (415).
+    struct MediaRefusal: Error {
+        var message: String
+    }
+
+    /// The points format that `Content-Type` names; gzip (`Content-Encoding`, or sniffed by the
+    /// readers) is inflated whatever the type.
+    static func bodyFormat(_ request: HTTPRequest) -> Result<PointFormat, MediaRefusal> {
+        let coding = (request.headers.first("Content-Encoding") ?? "identity").trimmingWhitespace().lowercased()
+        guard ["identity", "gzip", "x-gzip"].contains(coding) else {
+            return .failure(MediaRefusal(message: "Content-Encoding \(coding) is not read (gzip is)"))
+        }
+        let type = (request.headers.first("Content-Type") ?? "").split(separator: ";").first.map {
+            $0.trimmingWhitespace().lowercased()
+        }
+        switch type ?? "" {
+        case "text/csv": return .success(.csv)
+        case "text/tab-separated-values": return .success(.tsv)
+        case "application/json": return .success(.json)
+        case "application/geo+json": return .success(.geojson)
+        case "application/x-ndjson", "application/ndjson", "application/geo+json-seq": return .success(.ndjson)
+        default:
+            return .failure(
+                MediaRefusal(
+                    message:
+                        "Content-Type \(type ?? "(none)") is not a points format: text/csv, text/tab-separated-values, "
+                        + "application/json, application/geo+json or application/x-ndjson"))
+        }
+    }
+}
