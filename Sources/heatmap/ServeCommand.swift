@@ -147,6 +147,9 @@ struct ServeCommand {
         }
         try Self.applyTimeouts(list, to: &limits)
         (options.writeToken, limits.maxBodyBytes) = try Self.writeOptions(list)
+        // Bodies are read only for requests that carry the token (none without a token file).
+        limits.bodiesNeedToken = true
+        limits.bodyToken = options.writeToken
         do {
             var base = try (config.defaults?.applied(to: .default)) ?? .default
             base.radius = try list.integer("radius") ?? base.radius

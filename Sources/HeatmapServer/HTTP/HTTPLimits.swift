@@ -22,6 +22,13 @@ public struct HTTPLimits: Sendable, Hashable {
     /// not read). 0, the default, reads no bodies: requests with one are refused as before.
     /// Bodies of GET and HEAD are never read.
     public var maxBodyBytes: Int = 0
+    /// Whether a body is read only for a request whose `Authorization` is `Bearer` with
+    /// ``bodyToken`` (none when that is `nil`): other requests are answered from their head, the
+    /// body unread (``HTTPRequest/bodyUnread``), and the connection closed, so a client without
+    /// the token cannot make the server hold ``maxBodyBytes`` for it. Default `false`.
+    public var bodiesNeedToken = false
+    /// The token a body needs when ``bodiesNeedToken`` is set.
+    public var bodyToken: WriteToken?
 
     /// The defaults above.
     public init() {}

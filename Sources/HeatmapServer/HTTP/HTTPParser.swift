@@ -62,6 +62,13 @@ public struct HTTPParser: Sendable {
         }
         try Self.interpret(&request)
         let head = headEnd - start
+        if request.hasBody, limits.bodiesNeedToken, limits.maxBodyBytes > 0, request.method != "GET",
+            request.method != "HEAD",
+            limits.bodyToken?.accepts(authorization: request.headers.first("Authorization")) != true
+        {
+            request.bodyUnread = true
+            return (request, head)
+        }
         guard let length = try bodyLength(of: request) else { return (request, head) }
         let (total, overflow) = head.addingReportingOverflow(length)
         guard !overflow else { throw .payloadTooLarge(limit: limits.maxBodyBytes) }

@@ -18,6 +18,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var hasBody: Bool
     /// The body, when the parser read it (see ``HTTPLimits/maxBodyBytes``); `nil` otherwise.
     public var body: [UInt8]?
+    /// Whether a body was announced and left unread for want of the token
+    /// (``HTTPLimits/bodiesNeedToken``); the connection closes after the response.
+    public var bodyUnread = false
 
     /// Creates a request (tests and in-process use); `path` and `query` are split from `target`.
     public init(method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders()) {

@@ -93,7 +93,7 @@ extension EventLoop {
             request.keepAlive && (!request.hasBody || request.body != nil) && shutdownDeadline == nil
             && connection.requestsServed < limits.maxRequestsPerConnection
         // Bodies the parser did not read (bodies off, GET and HEAD) are refused.
-        if request.hasBody && request.body == nil {
+        if request.hasBody && request.body == nil && !request.bodyUnread {
             let allowed = request.method == "GET" || request.method == "HEAD"
             var response = HTTPResponse.text(
                 allowed ? .badRequest : .methodNotAllowed,

@@ -2,7 +2,7 @@ import Foundation
 
 /// The secret that `POST` and `DELETE /{layer}/points` must present as
 /// `Authorization: Bearer TOKEN`. It never prints: its description is `***`.
-public struct WriteToken: Sendable, CustomStringConvertible, CustomDebugStringConvertible {
+public struct WriteToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     private let bytes: [UInt8]
 
     /// A token from its text (surrounding whitespace and line ends dropped).

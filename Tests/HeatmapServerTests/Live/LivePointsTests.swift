@@ -13,6 +13,8 @@ import Testing
         options.writeToken = token ? try WriteToken(Self.secret) : nil
         var limits = HTTPLimits()
         limits.maxBodyBytes = maxBody
+        limits.bodiesNeedToken = true
+        limits.bodyToken = options.writeToken
         return try TestServer(limits: limits, options: options)
     }
 
@@ -40,17 +42,20 @@ import Testing
 
         let server = try Self.server()
         defer { server.stop() }
-        let client = try server.client()
         for headers in [
             ["Content-Type": "text/csv"], ["Authorization": "Bearer wrong", "Content-Type": "text/csv"],
             ["Authorization": "Basic \(Self.secret)", "Content-Type": "text/csv"],
             ["Authorization": "Bearer \(Self.secret)x", "Content-Type": "text/csv"],
         ] {
+            // Refused from the head, the body unread: the connection closes after the answer.
+            let client = try server.client()
             let response = try Self.send(client, "POST", "/police/points", body: Self.melbourne, headers: headers)
+            #expect(client.isClosedByServer())
             #expect(response.status == 401)
             #expect(response.header("WWW-Authenticate")?.hasPrefix("Bearer") == true)
             #expect(!response.text.contains(Self.secret))
         }
+        let client = try server.client()
         let get = try client.get("/police/points")
         #expect(get.status == 405)
         #expect(get.header("Allow")?.contains("POST, DELETE") == true)
@@ -71,10 +76,17 @@ import Testing
         headers["Content-Encoding"] = "br"
         #expect(try Self.send(client, "POST", "/police/points", body: Self.melbourne, headers: headers).status == 415)
         let big = try server.client()
-        try big.send("POST /police/points HTTP/1.1\r\nHost: x\r\nContent-Length: 5000\r\n\r\n")
+        try big.send(
+            "POST /police/points HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.secret)\r\nContent-Length: 5000\r\n\r\n")
         let response = try big.read()
         #expect(response.status == 413)
         #expect(big.isClosedByServer())
+        // Without the token the body is never read: 401 from the head alone, and the connection closed.
+        let stranger = try server.client()
+        try stranger.send("POST /police/points HTTP/1.1\r\nHost: x\r\nContent-Length: 1000000000\r\n\r\n")
+        let refused = try stranger.read()
+        #expect(refused.status == 401)
+        #expect(stranger.isClosedByServer())
     }
 
     @Test("a bad body is 400 naming the line, and nothing is applied")
