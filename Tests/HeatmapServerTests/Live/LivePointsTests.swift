@@ -77,7 +77,8 @@ import Testing
         #expect(try Self.send(client, "POST", "/police/points", body: Self.melbourne, headers: headers).status == 415)
         let big = try server.client()
         try big.send(
-            "POST /police/points HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.secret)\r\nContent-Length: 5000\r\n\r\n")
+            "POST /police/points HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(Self.secret)\r\nContent-Length: 5000\r\n\r\n"
+        )
         let response = try big.read()
         #expect(response.status == 413)
         #expect(big.isClosedByServer())
