@@ -132,7 +132,7 @@ extension CSVPointParser {
             }
             weight = value
         }
-        collector.add(latitude: latitude, longitude: longitude, weight: weight)
+        try collector.add(latitude: latitude, longitude: longitude, weight: weight)
     }
 
     /// Why a field is not a number.

@@ -17,6 +17,9 @@ struct PointCollector {
     /// The points as read, kept only when not `nil` (for ``JSONPointReader``), and then
     /// in place of the index: the builder stays empty.
     var points: [WeightedLatLng]?
+    /// Where the kept points go once `chunkSize` of them are read (a streaming read): they
+    /// are then handed over and dropped, so that memory stays bounded.
+    var chunkSink: PointChunkSink?
 
     init(path: String, skipInvalid: Bool) {
         self.path = path
@@ -53,8 +56,9 @@ struct PointCollector {
     /// The sum of the weights added, as the index keeps them.
     private(set) var storedWeightSum = 0.0
 
-    /// Adds a point already checked with the `…Problem` functions.
-    mutating func add(latitude: Double, longitude: Double, weight: Double) {
+    /// Adds a point already checked with the `…Problem` functions; a streaming read hands a
+    /// full chunk on, and throws what its sink throws.
+    mutating func add(latitude: Double, longitude: Double, weight: Double) throws(PointFileError) {
         storedWeightSum += PointIndex.storedWeight(weight)
         if points != nil {
             points?.append(
@@ -68,6 +72,16 @@ struct PointCollector {
             }
         }
         statistics.add(latitude: latitude, longitude: longitude, weight: weight)
+        if let chunkSink, (points?.count ?? 0) >= chunkSink.size { try flushChunk() }
+    }
+
+    /// Hands the kept points to the chunk sink, if any, and drops them.
+    mutating func flushChunk() throws(PointFileError) {
+        guard let chunkSink, var chunk = points, !chunk.isEmpty else { return }
+        points = nil
+        try chunkSink.receive(chunk)
+        chunk.removeAll(keepingCapacity: true)
+        points = chunk
     }
 
     /// Skips an invalid row under `skipInvalid`, else throws its error.
@@ -80,7 +94,7 @@ struct PointCollector {
     /// The index (empty when the points are kept instead) and report; an error if no point
     /// was read.
     mutating func finish(format: PointFormat) throws(PointFileError) -> PointFile {
-        guard (points?.count ?? builder.count) > 0 else {
+        guard statistics.count > 0 else {
             if skipped > 0 {
                 let lines = skippedLines.map(String.init).joined(separator: ", ")
                 throw PointFileError(
