@@ -9,7 +9,8 @@ struct PostgresServeMeasurement: Codable {
     /// Seconds to import them (0 when the table was there from an earlier run).
     var importSeconds: Double
     /// Each tile asked for, in order: its path, status, bytes and milliseconds (M(z) included
-    /// for the first tile of a zoom).
+    /// for the first tile of a zoom: the server answers 503 until it has it, and the tile is
+    /// asked again until it comes, for up to 5 minutes).
     var tiles: [ServedTile]
     /// The server's resident memory once it answers, before any tile.
     var startResidentBytes: Int
@@ -87,7 +88,14 @@ enum PostgresServeBenchmark {
             for t in tiles {
                 let path = "/\(table)/\(t.zoom)/\(t.x)/\(t.y)\(t.scale == 1 ? "" : "@\(t.scale)x").png"
                 var answer: (status: Int, bytes: Int)?
-                let seconds = try Measure.seconds { answer = try HTTPProbe.get(port: port, path: path) }
+                // 503 while the server computes the zoom's M(z): asked again, for up to 5 minutes.
+                let seconds = try Measure.seconds {
+                    let deadline = Measure.now() + 300
+                    repeat {
+                        answer = try HTTPProbe.get(port: port, path: path)
+                        if answer?.status == 503 { usleep(250_000) }
+                    } while answer?.status == 503 && Measure.now() < deadline
+                }
                 let tile = ServedTile(
                     path: path, status: answer?.status ?? 0, bytes: answer?.bytes ?? 0, milliseconds: seconds * 1000,
                     residentBytes: Measure.resident(of: pid).resident)
