@@ -10,7 +10,7 @@ struct PostgresServeMeasurement: Codable {
     var importSeconds: Double
     /// Each tile asked for, in order: its path, status, bytes and milliseconds (M(z) included
     /// for the first tile of a zoom: the server answers 503 until it has it, and the tile is
-    /// asked again until it comes, for up to 5 minutes).
+    /// asked again until it comes, for up to 2 minutes).
     var tiles: [ServedTile]
     /// The server's resident memory once it answers, before any tile.
     var startResidentBytes: Int
@@ -88,9 +88,9 @@ enum PostgresServeBenchmark {
             for t in tiles {
                 let path = "/\(table)/\(t.zoom)/\(t.x)/\(t.y)\(t.scale == 1 ? "" : "@\(t.scale)x").png"
                 var answer: (status: Int, bytes: Int)?
-                // 503 while the server computes the zoom's M(z): asked again, for up to 5 minutes.
+                // 503 while the server computes the zoom's M(z): asked again, for up to 2 minutes.
                 let seconds = try Measure.seconds {
-                    let deadline = Measure.now() + 300
+                    let deadline = Measure.now() + 120
                     repeat {
                         answer = try HTTPProbe.get(port: port, path: path)
                         if answer?.status == 503 { usleep(250_000) }
