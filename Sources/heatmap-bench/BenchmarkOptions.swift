@@ -12,6 +12,8 @@ struct BenchmarkOptions {
     var postgresURL: String?
     /// Zooms of the `postgres` section's M(z) from the database.
     var postgresNormalizationZooms = [3, 6]
+    /// Rows of the table `heatmap serve --postgres` is measured over (0: not measured).
+    var postgresServeRows = 0
     /// The parts of the report to measure; all of them by default.
     var sections: Set<String> = BenchmarkOptions.allSections
 
@@ -48,6 +50,7 @@ struct BenchmarkOptions {
             case "--export": exportPath = try value()
             case "--postgres": postgresURL = try value()
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
+            case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
             case "--only":
                 let names = Set(try value().split(separator: ",").map(String.init))
                 guard names.isSubset(of: Self.allSections) else {

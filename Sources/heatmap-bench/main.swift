@@ -18,6 +18,9 @@ let usage = """
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
       --postgres-zooms  zooms of M(z) from the database (default 3,6)
+      --postgres-serve-rows N  also import N rows (20000000 for README's figure) into heatmap_bench_serve
+                        (kept for later runs), serve it with the heatmap built beside heatmap-bench,
+                        ask for the tiles and read the server's resident memory (default 0: not done)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
     """
@@ -259,9 +262,14 @@ for size in sizes where size >= 1_000_000 && options.sections.contains("render")
 // The PostgreSQL source against memory, with a database to use.
 if options.sections.contains("postgres") {
     if let url = options.postgresURL {
-        let p = try PostgresBenchmark.run(
+        var p = try PostgresBenchmark.run(
             url: url, bench: bench, tiles: chosen, normalizationZooms: options.postgresNormalizationZooms,
             repetitions: options.repetitions)
+        if options.postgresServeRows > 0 {
+            p.serve = try PostgresServeBenchmark.run(
+                url: url, table: "heatmap_bench_serve", rows: options.postgresServeRows, seed: options.seed,
+                tiles: chosen, log: log)
+        }
         report.postgres = p
         log(
             String(
@@ -272,7 +280,18 @@ if options.sections.contains("postgres") {
                     format: "postgres tile %@ %@ %8.2f ms from SQL, %6.2f ms in memory (%.0fx), same: %@",
                     t.tile.padding(toLength: 16, withPad: " ", startingAt: 0),
                     t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), t.databaseMilliseconds,
-                    t.memoryMilliseconds, t.ratio, t.sameIntensities ? "yes" : "NO"))
+                    t.memoryMilliseconds, t.ratio, t.sameIntensities ? "yes" : "NO")
+                    + (t.postgisMilliseconds.map {
+                        String(format: "; PostGIS %8.2f ms (%.1fx)", $0, t.postgisOverDatabase ?? 0)
+                    } ?? ""))
+        }
+        log("postgres PostGIS: \(p.postgis)")
+        if let s = p.serve {
+            log(
+                String(
+                    format: "postgres serve %d rows: %.0f MB at start, %.0f MB steady, %.0f MB peak", s.rows,
+                    Double(s.startResidentBytes) / 1e6, Double(s.steadyResidentBytes) / 1e6,
+                    Double(s.peakResidentBytes) / 1e6))
         }
         for n in p.normalization {
             log(

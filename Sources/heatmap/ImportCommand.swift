@@ -46,30 +46,28 @@ struct ImportCommand {
     }
 
     func run() throws(CommandError) {
-        let points: [WeightedLatLng]
-        do {
-            let read = try PointFileReader.readPoints(path: dataPath, options: options)
-            points = read.points
-            if let summary = read.report.skipSummary {
-                FileHandle.standardError.write(Data("heatmap: \(summary)\n".utf8))
-            }
-        } catch {
-            throw CommandError(error.description)
-        }
         let summary: PostgresImport.Summary
+        // Streaming: a chunk read, sent, then the next. Progress on a terminal only, a line
+        // rewritten about once a second.
+        let terminal = isatty(STDERR_FILENO) != 0
+        var shown = ContinuousClock.now
+        var showing = false
         do {
-            // Progress on a terminal only, a line rewritten about once a second.
-            let terminal = isatty(STDERR_FILENO) != 0
-            var shown = ContinuousClock.now
-            summary = try PostgresImport.run(points: points, into: table, connection: connection, mode: mode) {
-                sent, total in
-                guard terminal, ContinuousClock.now - shown >= .seconds(1) || sent == total else { return }
+            let loaded = try PostgresImport.run(
+                path: dataPath, options: options, into: table, connection: connection, mode: mode
+            ) { sent in
+                guard terminal, ContinuousClock.now - shown >= .seconds(1) else { return }
                 shown = ContinuousClock.now
-                let percent = total > 0 ? sent * 100 / total : 100
-                FileHandle.standardError.write(
-                    Data("\rheatmap: copying \(sent) of \(total) rows (\(percent)%)\(sent == total ? "\n" : "")".utf8))
+                showing = true
+                FileHandle.standardError.write(Data("\rheatmap: copied \(sent) rows".utf8))
+            }
+            if showing { FileHandle.standardError.write(Data("\n".utf8)) }
+            summary = loaded.summary
+            if let skipped = loaded.report.skipSummary {
+                FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
             }
         } catch {
+            if showing { FileHandle.standardError.write(Data("\n".utf8)) }
             throw CommandError(error.description)
         }
         let seconds =

@@ -152,7 +152,7 @@ extension CSVPointParser {
             }
             collector.pendingValue = value
         }
-        collector.add(latitude: latitude, longitude: longitude, weight: weight)
+        try collector.add(latitude: latitude, longitude: longitude, weight: weight)
     }
 
     /// Why a field is not a number.

@@ -111,7 +111,7 @@ struct JSONRecordInterpreter {
         if let problem = collector.totalWeightProblem(weight.value, text: tape.describe(weight.node)) {
             return try reject(weight.node, label, problem, &collector)
         }
-        collector.add(latitude: latitude.value, longitude: longitude.value, weight: weight.value)
+        try collector.add(latitude: latitude.value, longitude: longitude.value, weight: weight.value)
     }
 }
 

@@ -22,6 +22,9 @@ struct PointCollector {
     /// The value of the point (or the feature's points) ``add(latitude:longitude:weight:)``
     /// adds next, when values are read (see PointCollector+Values.swift).
     var pendingValue = 0.0
+    /// Where the kept points go once `chunkSize` of them are read (a streaming read): they
+    /// are then handed over and dropped, so that memory stays bounded.
+    var chunkSink: PointChunkSink?
 
     init(path: String, skipInvalid: Bool) {
         self.path = path
@@ -58,8 +61,9 @@ struct PointCollector {
     /// The sum of the weights added, as the index keeps them.
     private(set) var storedWeightSum = 0.0
 
-    /// Adds a point already checked with the `…Problem` functions.
-    mutating func add(latitude: Double, longitude: Double, weight: Double) {
+    /// Adds a point already checked with the `…Problem` functions; a streaming read hands a
+    /// full chunk on, and throws what its sink throws.
+    mutating func add(latitude: Double, longitude: Double, weight: Double) throws(PointFileError) {
         storedWeightSum += PointIndex.storedWeight(weight)
         if values != nil {
             // Checked by the reader as the builder checks them, so it cannot throw here.
@@ -80,6 +84,16 @@ struct PointCollector {
             }
         }
         statistics.add(latitude: latitude, longitude: longitude, weight: weight)
+        if let chunkSink, (points?.count ?? 0) >= chunkSink.size { try flushChunk() }
+    }
+
+    /// Hands the kept points to the chunk sink, if any, and drops them.
+    mutating func flushChunk() throws(PointFileError) {
+        guard let chunkSink, var chunk = points, !chunk.isEmpty else { return }
+        points = nil
+        try chunkSink.receive(chunk)
+        chunk.removeAll(keepingCapacity: true)
+        points = chunk
     }
 
     /// Skips an invalid row under `skipInvalid`, else throws its error.
@@ -92,7 +106,7 @@ struct PointCollector {
     /// The index (empty when the points are kept instead) and report; an error if no point
     /// was read.
     mutating func finish(format: PointFormat) throws(PointFileError) -> PointFile {
-        guard (points?.count ?? values?.count ?? builder.count) > 0 else {
+        guard statistics.count > 0 else {
             if skipped > 0 {
                 let lines = skippedLines.map(String.init).joined(separator: ", ")
                 throw PointFileError(

@@ -41,11 +41,11 @@ public enum PointFileReader {
         throws(PointFileError) -> PointFile
     {
         let path = input.path
-        if collector.points != nil {
+        if collector.points != nil, collector.chunkSink == nil {
             collector.points?.reserveCapacity(try input.estimatedLineCount())
         } else if options.valueColumn != nil {
             collector.values = ValueIndex.Builder(capacity: try input.estimatedLineCount())
-        } else if collector.builder.count == 0 {
+        } else if collector.points == nil, collector.builder.count == 0 {
             collector.builder = PointIndex.Builder(capacity: try input.estimatedLineCount())
         }
         var format = options.format ?? .csv

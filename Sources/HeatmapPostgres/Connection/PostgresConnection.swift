@@ -7,7 +7,7 @@ import Foundation
 /// Not for two threads at once: a ``PostgresSource`` hands its connections out one caller at
 /// a time.
 public final class PostgresConnection: @unchecked Sendable {
-    private let connection: OpaquePointer
+    let connection: OpaquePointer
     /// Texts never to show: the password of the connection string and of `PGPASSWORD`.
     let secrets: [String]
     /// The connection string without its password.
@@ -94,7 +94,7 @@ public final class PostgresConnection: @unchecked Sendable {
     }
 
     /// The result of the command under way, and reads results until none is left.
-    private func finishCommand() throws(PostgresError) -> PostgresResult {
+    func finishCommand() throws(PostgresError) -> PostgresResult {
         var last: PostgresResult?
         var failure: PostgresError?
         while let next = PQgetResult(connection) {
@@ -119,7 +119,7 @@ public final class PostgresConnection: @unchecked Sendable {
 
     /// Wraps a result, throwing its error when its status is not one of `expected`.
     @discardableResult
-    private func check(_ result: OpaquePointer?, expecting expected: [ExecStatusType]) throws(PostgresError)
+    func check(_ result: OpaquePointer?, expecting expected: [ExecStatusType]) throws(PostgresError)
         -> PostgresResult
     {
         guard let result else { throw lost() }
@@ -134,7 +134,7 @@ public final class PostgresConnection: @unchecked Sendable {
         throw .queryFailed(reason: reason, sqlState: state)
     }
 
-    private func lost() -> PostgresError {
+    func lost() -> PostgresError {
         .connectionLost(reason: Self.message(PQerrorMessage(connection), secrets: secrets))
     }
 

@@ -46,8 +46,8 @@ public final class PostgresResult {
     }
 
     /// An `int8` of a binary result.
-    func int64(_ row: Int, _ column: Int) -> Int64? { bits64(row, column).map { Int64(bitPattern: $0) } }
+    public func int64(_ row: Int, _ column: Int) -> Int64? { bits64(row, column).map { Int64(bitPattern: $0) } }
 
     /// A `float8` of a binary result.
-    func double(_ row: Int, _ column: Int) -> Double? { bits64(row, column).map { Double(bitPattern: $0) } }
+    public func double(_ row: Int, _ column: Int) -> Double? { bits64(row, column).map { Double(bitPattern: $0) } }
 }

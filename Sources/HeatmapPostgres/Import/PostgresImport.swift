@@ -31,8 +31,8 @@ public enum PostgresImport {
         }
     }
 
-    /// Loads `points` into `table`, in one transaction; `progress` hears the rows sent so far
-    /// and the total after each chunk of about 1 MiB.
+    /// Loads `points` into `table`, in one transaction (through a ``PostgresImporter``);
+    /// `progress` hears the rows sent so far and the total after each chunk.
     ///
     /// - Throws: ``PostgresError``: the table exists (``Mode/create``), is not one `import`
     ///   made (``Mode/append``), or the server refused.
@@ -40,60 +40,42 @@ public enum PostgresImport {
         points: [WeightedLatLng], into table: String, connection conninfo: ConnectionString, mode: Mode,
         progress: ((_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws(PostgresError) -> Summary {
-        let start = ContinuousClock.now
-        let connection = try PostgresConnection(conninfo)
-        let quoted = PostgresConnection.quoted(identifier: table)
-        // What tables share, in a short transaction of its own: concurrent imports of other
-        // tables then never wait for each other.
-        try PositionSQL.install(
-            on: connection,
-            extra: ChangeCounter.sharedStatements + [fillPositionFunction, CellSummaries.sharedStatement])
-        try connection.execute("BEGIN")
-        do throws(PostgresError) {
-            let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
-            var fresh = !exists
-            switch (exists, mode) {
-            case (true, .create): throw .tableExists(table)
-            case (true, .replace):
-                try connection.execute("DROP TABLE \(quoted)")
-                fresh = true
-            case (true, .append):
-                let layout = try PostgresSource.layout(of: PostgresTable(name: table), on: connection)
-                guard layout.imported else {
-                    throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
-                }
-            default: break
-            }
-            if fresh {
-                let base = PostgresTable(name: table).baseName
-                for statement in createStatements(quoted, base: base) { try connection.execute(statement) }
-                let trigger = PostgresConnection.quoted(identifier: base + "_changes")
-                try connection.execute(ChangeCounter.triggerStatement(table: quoted, trigger: trigger))
-            }
-            let rows = try copy(points, into: quoted, on: connection, progress: progress)
-            let name = try connection.execute(
-                """
-                SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
-                WHERE c.oid = to_regclass($1)
-                """, [quoted]
-            ).text(0, 0)
-            let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
-            // After the copy, whose change count the summaries record.
-            let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
-            try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
-            if fresh {
-                let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
-                try connection.execute("CREATE INDEX \(index) ON \(quoted) (key)")
-            }
-            try connection.execute("COMMIT")
-            try connection.execute("ANALYZE \(quoted)")
-            try connection.execute(
-                "ANALYZE \(PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table)))")
-            return Summary(rows: rows, duration: ContinuousClock.now - start)
-        } catch {
-            _ = try? connection.execute("ROLLBACK")
-            throw error
+        let importer = try PostgresImporter(table: table, connection: conninfo, mode: mode)
+        var next = 0
+        repeat {
+            let end = min(points.count, next + (1 << 15))
+            try importer.append(points[next..<end])
+            next = end
+            progress?(next, points.count)
+        } while next < points.count
+        return try importer.finish()
+    }
+
+    /// What follows the `COPY` in its transaction: the summaries of `table` (`quoted`, with
+    /// `rows` copied), the B-tree on `key` for a `fresh` table, the commit, and `VACUUM
+    /// ANALYZE`. The B-tree includes `x`, `y` and `weight`, and the vacuum marks the pages
+    /// all-visible, so that a tile reads only the index's entries in its key ranges (an
+    /// index-only scan, in key order, so near each other) rather than one heap page a row.
+    static func finishLoad(table: String, quoted: String, fresh: Bool, rows: Int, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
+        let name = try connection.execute(
+            """
+            SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \
+            WHERE c.oid = to_regclass($1)
+            """, [quoted]
+        ).text(0, 0)
+        let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
+        // After the copy, whose change count the summaries record.
+        let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
+        try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
+        if fresh {
+            let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
+            try connection.execute("CREATE INDEX \(index) ON \(quoted) (key) INCLUDE (x, y, weight)")
         }
+        try connection.execute("COMMIT")
+        try connection.execute("VACUUM (ANALYZE) \(quoted)")
+        try connection.execute("ANALYZE \(cells)")
     }
 
     /// The table `import` makes, and the triggers that fill `x`, `y` and `key` for rows
@@ -131,36 +113,4 @@ public enum PostgresImport {
             RETURN NEW;
         END $heatmap$
         """
-
-    /// Copies the points in chunks of about 1 MiB; returns the rows the server counted.
-    static func copy(
-        _ points: [WeightedLatLng], into quoted: String, on connection: PostgresConnection,
-        progress: ((Int, Int) -> Void)? = nil
-    ) throws(PostgresError) -> Int {
-        var next = 0
-        var headerSent = false
-        var trailerSent = false
-        return try connection.copyIn("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)") {
-            chunk in
-            if !headerSent {
-                chunk.append(contentsOf: CopyEncoder.header)
-                headerSent = true
-            }
-            while next < points.count, chunk.count < 1 << 20 {
-                let point = points[next]
-                let x = UInt64(WebMercator.unitX(longitude: point.coordinate.longitude))
-                let y = UInt64(WebMercator.unitY(latitude: point.coordinate.latitude))
-                CopyEncoder.append(
-                    latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
-                    weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y), to: &chunk)
-                next += 1
-            }
-            progress?(next, points.count)
-            if next == points.count, !trailerSent {
-                chunk.append(contentsOf: CopyEncoder.trailer)
-                trailerSent = true
-            }
-            return !trailerSent
-        }
-    }
 }

@@ -18,9 +18,13 @@ enum CellSummaries {
     }
 
     /// (Re)builds the summaries of `table` (quoted; `name` its `schema.name`, `rows` its row
-    /// count) into `cells` (quoted), from the coarsest level down, each level from the rows,
-    /// keeping the levels whose cells hold 4 rows or more on average (as the index keeps its
-    /// summaries); records the finest level kept and the change count they hold.
+    /// count) into `cells` (quoted), keeping the levels whose cells hold 4 rows or more on
+    /// average (as the index keeps its summaries), and the coarsest always; records the
+    /// finest level kept and the change count they hold. In the caller's transaction.
+    ///
+    /// Each level is summed from the rows into a temporary table, coarsest first, until one
+    /// has too many cells; only the levels kept are written to `cells`, in key order (the
+    /// table's B-tree then grows at its end, and no level is written and deleted again).
     static func build(table: String, cells: String, name: String, rows: Int, on connection: PostgresConnection)
         throws(PostgresError)
     {
@@ -29,17 +33,24 @@ enum CellSummaries {
                 + "y int8 NOT NULL, weight float8 NOT NULL, PRIMARY KEY (level, key))")
         try connection.execute("TRUNCATE \(cells)")
         try connection.execute("SET LOCAL work_mem = '256MB'")
+        func staged(_ level: Int) -> String { "heatmap_cells_\(level)" }
         var finest = levels.upperBound + 1
         for level in levels.reversed() {
-            let inserted = try connection.execute(
-                "INSERT INTO \(cells) SELECT \(level), \(shifted("min(key)", by: 2 * level)), x >> \(level), "
-                    + "y >> \(level), sum(weight::float8) FROM \(table) WHERE weight > 0 GROUP BY 3, 4"
+            try connection.execute("DROP TABLE IF EXISTS \(staged(level))")
+            let count = try connection.execute(
+                "CREATE TEMPORARY TABLE \(staged(level)) AS SELECT x >> \(level) AS x, y >> \(level) AS y, "
+                    + "\(shifted("min(key)", by: 2 * level)) AS key, sum(weight::float8) AS weight FROM \(table) "
+                    + "WHERE weight > 0 GROUP BY 1, 2"
             ).affectedRows
-            if inserted > rows / 4, level < levels.upperBound {
-                try connection.execute("DELETE FROM \(cells) WHERE level = $1::int2", ["\(level)"])
-                break
-            }
+            if count > rows / 4, level < levels.upperBound { break }
             finest = level
+        }
+        for level in finest...levels.upperBound {
+            try connection.execute(
+                "INSERT INTO \(cells) SELECT \(level), key, x, y, weight FROM \(staged(level)) ORDER BY key")
+        }
+        for level in levels where level >= finest - 1 {
+            try connection.execute("DROP TABLE IF EXISTS \(staged(level))")
         }
         try connection.execute(
             """

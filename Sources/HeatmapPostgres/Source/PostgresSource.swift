@@ -112,22 +112,16 @@ public final class PostgresSource: WeightSource {
             "\(layout.x) >= $3::int8", "\(layout.x) < $4::int8", "\(layout.y) >= $5::int8",
             "\(layout.y) < $6::int8", "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
         ]
+        var ranges: Int?
         if layout.keyIndexed {
-            var ranges: [String] = []
-            for range in KeyRanges.covering(columns: units.0, rows: units.1) {
-                parameters.append("\(range.lowerBound)")
-                parameters.append("\(range.upperBound)")
-                ranges.append("\(layout.key) BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
-            }
-            conditions.append("(" + ranges.joined(separator: " OR ") + ")")
+            let covering = KeyRanges.decomposed(columns: units.0, rows: units.1)
+            parameters.append("{" + covering.map { "\($0.lowerBound)" }.joined(separator: ",") + "}")
+            parameters.append("{" + covering.map { "\($0.upperBound)" }.joined(separator: ",") + "}")
+            ranges = parameters.count - 1
         }
         if let filter = layout.filter { conditions.append("(\(filter))") }
         if let condition { conditions.append(condition) }
-        let sql = """
-            SELECT (\(layout.x) * $1::int8) >> $2::int4, (\(layout.y) * $1::int8) >> $2::int4, \
-            sum(\(layout.weight)) FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) GROUP BY 1, 2
-            """
-        return (sql, parameters)
+        return (rangeScan(ranges: ranges, conditions: conditions), parameters)
     }
 
     /// How to read `table`: its columns, and whether an index covers the key.

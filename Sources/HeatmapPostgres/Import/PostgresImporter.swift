@@ -1,0 +1,148 @@
+import HeatmapKit
+
+/// A load into a table by binary `COPY`, fed a chunk of points at a time, so that memory
+/// stays bounded whatever the number of points: made with the table (created, replaced or
+/// appended to, as ``PostgresImport/Mode`` says), fed by ``append(_:)``, and ended by
+/// ``finish()``, which builds the summaries and the index and commits. It is one
+/// transaction: an error, ``cancel(reason:)``, or the importer going away before `finish()`
+/// rolls it back, leaving the table as it was (a replaced table included).
+///
+/// ```swift
+/// let importer = try PostgresImporter(table: "crimes", connection: conninfo, mode: .create)
+/// for chunk in chunks { try importer.append(chunk) }
+/// let summary = try importer.finish()
+/// ```
+///
+/// One caller at a time: it owns its connection.
+public final class PostgresImporter {
+    private let connection: PostgresConnection
+    private let table: String
+    private let quoted: String
+    private let fresh: Bool
+    private let start: ContinuousClock.Instant
+    private var bytes: [UInt8] = []
+    private var open = true
+    private var copying = true
+    /// The rows sent so far.
+    public private(set) var rowsSent = 0
+
+    /// The bytes of `COPY` data gathered before they go to the server.
+    static let sendSize = 1 << 20
+
+    /// Connects, installs what tables share, and in one transaction makes the table (or
+    /// checks the one to append to) and starts the `COPY`.
+    ///
+    /// - Throws: ``PostgresError``: the table exists (``PostgresImport/Mode/create``), is not
+    ///   one `import` made (``PostgresImport/Mode/append``), or the server refused.
+    public init(table: String, connection conninfo: ConnectionString, mode: PostgresImport.Mode)
+        throws(PostgresError)
+    {
+        start = ContinuousClock.now
+        let connection = try PostgresConnection(conninfo)
+        let quoted = PostgresConnection.quoted(identifier: table)
+        self.connection = connection
+        self.table = table
+        self.quoted = quoted
+        // What tables share, in a short transaction of its own: concurrent imports of other
+        // tables then never wait for each other.
+        try PositionSQL.install(
+            on: connection,
+            extra: ChangeCounter.sharedStatements + [
+                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement,
+            ])
+        try connection.execute("BEGIN")
+        do throws(PostgresError) {
+            let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
+            var fresh = !exists
+            switch (exists, mode) {
+            case (true, .create): throw .tableExists(table)
+            case (true, .replace):
+                try connection.execute("DROP TABLE \(quoted)")
+                fresh = true
+            case (true, .append):
+                let layout = try PostgresSource.layout(of: PostgresTable(name: table), on: connection)
+                guard layout.imported else {
+                    throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
+                }
+            default: break
+            }
+            self.fresh = fresh
+            if fresh {
+                let base = PostgresTable(name: table).baseName
+                for statement in PostgresImport.createStatements(quoted, base: base) {
+                    try connection.execute(statement)
+                }
+                let trigger = PostgresConnection.quoted(identifier: base + "_changes")
+                try connection.execute(ChangeCounter.triggerStatement(table: quoted, trigger: trigger))
+            }
+            try connection.beginCopy("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            open = false
+            throw error
+        }
+        bytes.reserveCapacity(Self.sendSize + 4096)
+        bytes.append(contentsOf: CopyEncoder.header)
+    }
+
+    deinit {
+        if open { cancel(reason: "import stopped") }
+    }
+
+    /// Sends `points` (encoded with their fixed-point position and Morton key, as the index
+    /// keys them); weights are stored as `real`, as the index stores them.
+    ///
+    /// - Throws: ``PostgresError`` (the load is then rolled back).
+    public func append(_ points: some Collection<WeightedLatLng>) throws(PostgresError) {
+        guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
+        do throws(PostgresError) {
+            for point in points {
+                let x = UInt64(WebMercator.unitX(longitude: point.coordinate.longitude))
+                let y = UInt64(WebMercator.unitY(latitude: point.coordinate.latitude))
+                CopyEncoder.append(
+                    latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
+                    weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y), to: &bytes)
+                if bytes.count >= Self.sendSize { try send() }
+            }
+            rowsSent += points.count
+        } catch {
+            cancel(reason: "import stopped")
+            throw error
+        }
+    }
+
+    /// Ends the `COPY`, builds the summaries (and, for a new table, the B-tree on `key`),
+    /// commits and analyses; returns the rows the server copied and the time since connecting.
+    ///
+    /// - Throws: ``PostgresError``, a row refused by the table's checks say (the load is then
+    ///   rolled back).
+    public func finish() throws(PostgresError) -> PostgresImport.Summary {
+        guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
+        open = false
+        do throws(PostgresError) {
+            bytes.append(contentsOf: CopyEncoder.trailer)
+            try send()
+            copying = false
+            let rows = try connection.endCopy()
+            try PostgresImport.finishLoad(table: table, quoted: quoted, fresh: fresh, rows: rows, on: connection)
+            return PostgresImport.Summary(rows: rows, duration: ContinuousClock.now - start)
+        } catch {
+            if copying { connection.abortCopy(reason: "import stopped") }
+            _ = try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Stops the load and rolls it back: the table is left as it was.
+    public func cancel(reason: String) {
+        guard open else { return }
+        open = false
+        connection.abortCopy(reason: reason)
+        _ = try? connection.execute("ROLLBACK")
+    }
+
+    private func send() throws(PostgresError) {
+        try connection.sendCopyData(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

@@ -1,0 +1,160 @@
+import HeatmapKit
+
+extension PostgresSource {
+    /// The most occupied pixels a region's stand-in index holds (about 30 MB).
+    static var regionPixels: Int { 1 << 20 }
+
+    /// The zooms from which M(z) is found region by region rather than from the root.
+    static var regionZooms: ClosedRange<Int> { 5...22 }
+
+    /// M(z), exact, in bounded memory and few statements at fine zooms: the world is cut into
+    /// aligned regions holding at most ``regionPixels`` rows each (counted in SQL, a region
+    /// split in four while it holds more); for each, one statement returns the weight of every
+    /// occupied pixel of the region padded by the kernel's reach, which an in-memory
+    /// ``PointIndex`` stand-in (a point at each pixel's centre, of the pixel's weight) searches
+    /// with the exact in-memory search. Every pixel of a region sees all its neighbours in the
+    /// stand-in, so its intensity there is exact; pixels of the padding see fewer, so theirs
+    /// are lower bounds: the largest over the regions is M(z). Coarser zooms, and tables
+    /// without an index on the key, search from the root (over the summaries where they hold).
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
+        // Without an index on the key, every region's statement would read the whole table.
+        guard Self.regionZooms.contains(space.zoom), layout.keyIndexed else {
+            return try WeightSourceRootSearch(source: self).maximumIntensity(space: space, kernel: kernel)
+        }
+        var best: Float = 0
+        var pending = try rowCounts(level: 26, within: nil)
+        while let (level, cx, cy, count) = pending.popLast() {
+            let pixels = (1 << level) / (1 << (32 - space.zoom - 8)) * space.scale
+            if count > Self.regionPixels, level > 0, pixels > 4 * kernel.radius {
+                pending += try rowCounts(level: level - 1, within: (level, cx, cy))
+                continue
+            }
+            best = max(best, try regionMaximum(level: level, cx: cx, cy: cy, space: space, kernel: kernel))
+        }
+        return best
+    }
+
+    /// The rows of positive weight per cell of `level` (of the whole table, or of one cell
+    /// of `level + 1`): (level, column, row, count).
+    func rowCounts(level: Int, within cell: (level: Int, x: UInt64, y: UInt64)?) throws(PostgresError)
+        -> [(Int, UInt64, UInt64, Int)]
+    {
+        var conditions = ["\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8"]
+        var parameters: [String?] = []
+        if let cell {
+            let x0 = cell.x << UInt64(cell.level)
+            let y0 = cell.y << UInt64(cell.level)
+            let size = UInt64(1) << UInt64(cell.level)
+            parameters = ["\(x0)", "\(x0 + size)", "\(y0)", "\(y0 + size)"]
+            conditions += [
+                "\(layout.x) >= $1::int8", "\(layout.x) < $2::int8", "\(layout.y) >= $3::int8",
+                "\(layout.y) < $4::int8",
+            ]
+            if layout.keyIndexed {
+                let low = Int64(bitPattern: KeyRanges.key(x: x0, y: y0))
+                let high = Int64(bitPattern: KeyRanges.key(x: x0, y: y0) | ((size * size) &- 1))
+                parameters += ["\(low)", "\(high)"]
+                conditions.append("\(layout.key) BETWEEN $5::int8 AND $6::int8")
+            }
+        }
+        if let filter = layout.filter { conditions.append("(\(filter))") }
+        let sql =
+            "SELECT \(layout.x) >> \(level), \(layout.y) >> \(level), count(*)::int8 FROM \(layout.table) "
+            + "WHERE \(conditions.joined(separator: " AND ")) GROUP BY 1, 2"
+        let result = try pool.with { (connection) throws(PostgresError) in
+            try connection.execute(sql, parameters, binary: true)
+        }
+        var counts: [(Int, UInt64, UInt64, Int)] = []
+        for row in 0..<result.rowCount {
+            guard let x = result.int64(row, 0), let y = result.int64(row, 1), let n = result.int64(row, 2), x >= 0,
+                y >= 0
+            else { throw .invalidAnswer("a cell's position or count is missing") }
+            counts.append((level, UInt64(x), UInt64(y), Int(n)))
+        }
+        return counts
+    }
+
+    /// The largest intensity the stand-in of one region (cell `cx`, `cy` of `level` units)
+    /// finds: exact for the region's pixels, a lower bound elsewhere.
+    func regionMaximum(level: Int, cx: UInt64, cy: UInt64, space: PixelSpace, kernel: GaussianKernel)
+        throws(PostgresError) -> Float
+    {
+        let world = space.worldSize
+        let first = space.pixel(ofUnit: cx << UInt64(level))
+        let last = space.pixel(ofUnit: ((cx + 1) << UInt64(level)) - 1)
+        let top = space.pixel(ofUnit: cy << UInt64(level))
+        let bottom = space.pixel(ofUnit: ((cy + 1) << UInt64(level)) - 1)
+        let rows = max(0, top - kernel.radius)..<min(world, bottom + 1 + kernel.radius)
+        var builder = PointIndex.Builder()
+        // The padded columns, split where they cross the antimeridian.
+        let columns = (first - kernel.radius)..<(last + 1 + kernel.radius)
+        var parts: [Range<Int>] = []
+        for copy in [-world, 0, world] {
+            let low = max(0, columns.lowerBound - copy)
+            let high = min(world, columns.upperBound - copy)
+            if low < high { parts.append(low..<high) }
+        }
+        for part in parts {
+            let (sql, parameters) = pixelStatement(columns: part, rows: rows, space: space)
+            let result = try pool.with { (connection) throws(PostgresError) in
+                try connection.execute(sql, parameters, binary: true)
+            }
+            for row in 0..<result.rowCount {
+                guard let column = result.int64(row, 0), let line = result.int64(row, 1),
+                    let weight = result.double(row, 2), part.contains(Int(clamping: column)),
+                    rows.contains(Int(clamping: line))
+                else { throw .invalidAnswer("a pixel's position or weight is missing or outside the query") }
+                let x = Int(column)
+                let y = Int(line)
+                // The pixel's centre, in degrees: the stand-in point falls in the same pixel.
+                let fx = (Double(space.firstUnit(ofPixel: x)) + Double(space.firstUnit(ofPixel: x + 1))) / 2 / 0x1p32
+                let fy = (Double(space.firstUnit(ofPixel: y)) + Double(space.firstUnit(ofPixel: y + 1))) / 2 / 0x1p32
+                do {
+                    try builder.append(
+                        latitude: WebMercator.latitude(worldFraction: fy),
+                        longitude: WebMercator.longitude(worldFraction: fx), intensity: weight)
+                } catch {
+                    throw .invalidAnswer("pixel \(x), \(y) of weight \(weight): \(error)")
+                }
+            }
+        }
+        guard builder.count > 0 else { return 0 }
+        return builder.build().maximumIntensity(space: space, kernel: kernel)
+    }
+
+    /// The statement for the pixel weights of `columns` × `rows` (inside the world) from the
+    /// rows, as tiles read them.
+    func pixelStatement(columns: Range<Int>, rows: Range<Int>, space: PixelSpace) -> (String, [String?]) {
+        let units = (
+            space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
+            space.firstUnit(ofPixel: rows.lowerBound)..<space.firstUnit(ofPixel: rows.upperBound)
+        )
+        var parameters: [String?] = [
+            "\(space.scale)", "\(24 - space.zoom)", "\(units.0.lowerBound)", "\(units.0.upperBound)",
+            "\(units.1.lowerBound)", "\(units.1.upperBound)",
+        ]
+        var conditions = [
+            "\(layout.x) >= $3::int8", "\(layout.x) < $4::int8", "\(layout.y) >= $5::int8",
+            "\(layout.y) < $6::int8", "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
+        ]
+        var ranges: Int?
+        if layout.keyIndexed {
+            let covering = KeyRanges.decomposed(columns: units.0, rows: units.1)
+            parameters.append("{" + covering.map { "\($0.lowerBound)" }.joined(separator: ",") + "}")
+            parameters.append("{" + covering.map { "\($0.upperBound)" }.joined(separator: ",") + "}")
+            ranges = parameters.count - 1
+        }
+        if let filter = layout.filter { conditions.append("(\(filter))") }
+        return (rangeScan(ranges: ranges, conditions: conditions), parameters)
+    }
+}
+
+/// The protocol's own M(z), the branch and bound from the root, for a source that has one of
+/// its own: a wrapper whose `maximumIntensity` is the default.
+struct WeightSourceRootSearch: WeightSource {
+    let source: PostgresSource
+
+    func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
+        try source.addWeights(of: query, into: &sink)
+    }
+}

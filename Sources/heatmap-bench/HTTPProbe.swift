@@ -1,0 +1,60 @@
+import Foundation
+
+/// A blocking HTTP/1.1 GET on loopback, for the benchmark's server measurements.
+enum HTTPProbe {
+    /// Asks `path` of 127.0.0.1:`port` (`Connection: close`); returns the status and the
+    /// bytes of the body.
+    static func get(port: Int, path: String) throws -> (status: Int, bytes: Int) {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw OptionError("socket: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard connected == 0 else { throw OptionError("connect: \(String(cString: strerror(errno)))") }
+        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        var sent = 0
+        while sent < request.count {
+            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+            guard n > 0 else { throw OptionError("send: \(String(cString: strerror(errno)))") }
+            sent += n
+        }
+        var response: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n <= 0 { break }
+            response += buffer[0..<n]
+        }
+        let text = String(decoding: response.prefix(64), as: UTF8.self)
+        let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
+        let headerEnd = response.indices.first { i in
+            i + 3 < response.count && response[i] == 13 && response[i + 1] == 10 && response[i + 2] == 13
+                && response[i + 3] == 10
+        }
+        return (status, headerEnd.map { response.count - $0 - 4 } ?? 0)
+    }
+
+    /// A port no one listens on now, from the kernel.
+    static func freePort() -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+        }
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
