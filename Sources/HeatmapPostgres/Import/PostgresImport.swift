@@ -52,6 +52,7 @@ public enum PostgresImport {
         do throws(PostgresError) {
             let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
             var fresh = !exists
+            var partitionShift: Int?
             switch (exists, mode) {
             case (true, .create): throw .tableExists(table)
             case (true, .replace):
@@ -62,6 +63,7 @@ public enum PostgresImport {
                 guard layout.imported else {
                     throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
                 }
+                partitionShift = layout.partitionShift
             default: break
             }
             if fresh {
@@ -80,7 +82,9 @@ public enum PostgresImport {
             let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
             // After the copy, whose change count the summaries record.
             let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
-            try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
+            try CellSummaries.build(
+                table: quoted, cells: cells, name: name ?? table, rows: total, partitionShift: partitionShift,
+                on: connection)
             if fresh {
                 let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
                 try connection.execute("CREATE INDEX \(index) ON \(quoted) (key)")

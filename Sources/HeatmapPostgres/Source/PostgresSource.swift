@@ -117,15 +117,22 @@ public final class PostgresSource: WeightSource {
             for range in KeyRanges.covering(columns: units.0, rows: units.1) {
                 parameters.append("\(range.lowerBound)")
                 parameters.append("\(range.upperBound)")
-                ranges.append("\(layout.key) BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
+                var condition = "\(layout.key) BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8"
+                if let shift = layout.partitionShift {
+                    condition = "(\(condition) AND \(Self.partitionCondition(range, shift: shift)))"
+                }
+                ranges.append(condition)
             }
             conditions.append("(" + ranges.joined(separator: " OR ") + ")")
         }
         if let filter = layout.filter { conditions.append("(\(filter))") }
         if let condition { conditions.append(condition) }
+        // A sharded table groups by its partition key too, so that each shard aggregates its own rows.
+        let partition = layout.partitionShift.map { ", " + Self.partitionKey(shift: $0) } ?? ""
         let sql = """
             SELECT (\(layout.x) * $1::int8) >> $2::int4, (\(layout.y) * $1::int8) >> $2::int4, \
-            sum(\(layout.weight)) FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) GROUP BY 1, 2
+            sum(\(layout.weight)) FROM \(layout.table) WHERE \(conditions.joined(separator: " AND ")) \
+            GROUP BY 1, 2\(partition)
             """
         return (sql, parameters)
     }
@@ -160,6 +167,7 @@ public final class PostgresSource: WeightSource {
                 table: quoted, x: "x", y: "y", key: "key", weight: weight, latitude: "lat", longitude: "lng",
                 keyIndexed: true, imported: true, filter: table.filter)
             layout.qualifiedName = found.text(0, 0) ?? table.name
+            layout.partitionShift = try partitionShift(of: quoted, on: connection)
             // Summaries hold the weight column: only for it.
             if found.text(0, 1) == "t", weightColumn == "weight" { layout.summaries = cells }
             return layout

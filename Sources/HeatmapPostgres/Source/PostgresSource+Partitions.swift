@@ -1,0 +1,39 @@
+/// A table partitioned over several servers (a coordinator's partitioned table whose
+/// partitions are `postgres_fdw` foreign tables on the shards, `PARTITION BY RANGE
+/// ((key >> N))`): each tile's statement names the partition key's range for each of its key
+/// ranges, so that the planner prunes to the shards that hold them, and groups by the
+/// partition key too, so that PostgreSQL aggregates partition by partition
+/// (`enable_partitionwise_aggregate`, which the pool sets) and `postgres_fdw` ships each
+/// partition's `GROUP BY` to its shard. With `N` ≥ 48 a partition's keys are whole cells of
+/// 2^24 units or more, which the pixels of every zoom and scale (and the summaries' cells)
+/// tile, so each pixel comes back once, as from one server.
+extension PostgresSource {
+    /// The `N` of a table partitioned by `RANGE ((key >> N))`, `N` in 48...63; `nil` for any
+    /// other table (and for other partition keys, which then aggregate on the coordinator:
+    /// the same pixels, with every row crossing to it).
+    static func partitionShift(of quoted: String, on connection: PostgresConnection) throws(PostgresError) -> Int? {
+        let found = try connection.execute(
+            """
+            SELECT pg_get_expr(p.partexprs, p.partrelid) FROM pg_partitioned_table p \
+            WHERE p.partrelid = to_regclass($1) AND p.partstrat = 'r' AND p.partnatts = 1
+            """, [quoted])
+        guard found.rowCount == 1, let expression = found.text(0, 0) else { return nil }
+        return partitionShift(expression: expression)
+    }
+
+    /// The `N` of a partition key expression as PostgreSQL prints it, `(key >> N)`.
+    static func partitionShift(expression: String) -> Int? {
+        let bare = expression.filter { $0 != " " && $0 != "(" && $0 != ")" }
+        guard bare.hasPrefix("key>>"), let shift = Int(bare.dropFirst(5)), (48...63).contains(shift) else { return nil }
+        return shift
+    }
+
+    /// The partition key's SQL, `(key >> N)`, as a tile's statement groups by it.
+    static func partitionKey(shift: Int) -> String { "(key >> \(shift))" }
+
+    /// The condition on the partition key that holds for every key of `range` (the key is
+    /// an arithmetic shift of the stored `bigint`, monotonic in it), for the planner to prune by.
+    static func partitionCondition(_ range: ClosedRange<Int64>, shift: Int) -> String {
+        "\(partitionKey(shift: shift)) BETWEEN \(range.lowerBound >> Int64(shift)) AND \(range.upperBound >> Int64(shift))"
+    }
+}
