@@ -12,13 +12,15 @@ struct BenchmarkOptions {
     var postgresURL: String?
     /// Zooms of the `postgres` section's M(z) from the database.
     var postgresNormalizationZooms = [3, 6]
+    /// The shards of the `postgres-sharded` section (`--shard URL`, repeated).
+    var shardURLs: [String] = []
     /// The parts of the report to measure; all of them by default.
     var sections: Set<String> = BenchmarkOptions.allSections
 
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
-        "postgres",
+        "postgres", "postgres-sharded",
     ]
 
     init() {}
@@ -48,6 +50,7 @@ struct BenchmarkOptions {
             case "--export": exportPath = try value()
             case "--postgres": postgresURL = try value()
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
+            case "--shard": shardURLs.append(try value())
             case "--only":
                 let names = Set(try value().split(separator: ",").map(String.init))
                 guard names.isSubset(of: Self.allSections) else {

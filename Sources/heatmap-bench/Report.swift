@@ -66,4 +66,5 @@ struct Report: Codable {
     var readerShapes: [ReaderShapeMeasurement] = []
     var render: [RenderMeasurement] = []
     var postgres: PostgresMeasurement?
+    var postgresSharded: ShardedMeasurement?
 }

@@ -82,17 +82,20 @@ public enum PostgresImport {
             let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
             // After the copy, whose change count the summaries record.
             let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
-            try CellSummaries.build(
-                table: quoted, cells: cells, name: name ?? table, rows: total, partitionShift: partitionShift,
-                on: connection)
+            // A sharded table has none (see PostgresSource+Partitions): its shards sum the rows.
+            if partitionShift == nil {
+                try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
+            }
             if fresh {
                 let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
                 try connection.execute("CREATE INDEX \(index) ON \(quoted) (key)")
             }
             try connection.execute("COMMIT")
             try connection.execute("ANALYZE \(quoted)")
-            try connection.execute(
-                "ANALYZE \(PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table)))")
+            if partitionShift == nil {
+                try connection.execute(
+                    "ANALYZE \(PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table)))")
+            }
             return Summary(rows: rows, duration: ContinuousClock.now - start)
         } catch {
             _ = try? connection.execute("ROLLBACK")

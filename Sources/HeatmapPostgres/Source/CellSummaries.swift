@@ -20,24 +20,20 @@ enum CellSummaries {
     /// (Re)builds the summaries of `table` (quoted; `name` its `schema.name`, `rows` its row
     /// count) into `cells` (quoted), from the coarsest level down, each level from the rows,
     /// keeping the levels whose cells hold 4 rows or more on average (as the index keeps its
-    /// summaries); records the finest level kept and the change count they hold. A sharded
-    /// table (`partitionShift`) groups by its partition key too, so that its shards sum.
-    static func build(
-        table: String, cells: String, name: String, rows: Int, partitionShift: Int? = nil,
-        on connection: PostgresConnection
-    ) throws(PostgresError) {
+    /// summaries); records the finest level kept and the change count they hold.
+    static func build(table: String, cells: String, name: String, rows: Int, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
         try connection.execute(
             "CREATE TABLE IF NOT EXISTS \(cells) (level int2 NOT NULL, key int8 NOT NULL, x int8 NOT NULL, "
                 + "y int8 NOT NULL, weight float8 NOT NULL, PRIMARY KEY (level, key))")
         try connection.execute("TRUNCATE \(cells)")
         try connection.execute("SET LOCAL work_mem = '256MB'")
-        let partition = partitionShift.map { ", " + PostgresSource.partitionKey(shift: $0) } ?? ""
-        if partitionShift != nil { try connection.execute("SET LOCAL enable_partitionwise_aggregate = on") }
         var finest = levels.upperBound + 1
         for level in levels.reversed() {
             let inserted = try connection.execute(
                 "INSERT INTO \(cells) SELECT \(level), \(shifted("min(key)", by: 2 * level)), x >> \(level), "
-                    + "y >> \(level), sum(weight::float8) FROM \(table) WHERE weight > 0 GROUP BY 3, 4\(partition)"
+                    + "y >> \(level), sum(weight::float8) FROM \(table) WHERE weight > 0 GROUP BY 3, 4"
             ).affectedRows
             if inserted > rows / 4, level < levels.upperBound {
                 try connection.execute("DELETE FROM \(cells) WHERE level = $1::int2", ["\(level)"])

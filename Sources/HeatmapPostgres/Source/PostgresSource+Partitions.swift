@@ -7,6 +7,10 @@
 /// partition's `GROUP BY` to its shard. With `N` ≥ 48 a partition's keys are whole cells of
 /// 2^24 units or more, which the pixels of every zoom and scale (and the summaries' cells)
 /// tile, so each pixel comes back once, as from one server.
+///
+/// Such a table uses no cell summaries: the check that they are fresh is a one-time filter in
+/// the statement, and `postgres_fdw` ships no aggregate under one, so stale summaries would
+/// bring every row of the area to the coordinator. Coarse tiles sum the rows on the shards.
 extension PostgresSource {
     /// The `N` of a table partitioned by `RANGE ((key >> N))`, `N` in 48...63; `nil` for any
     /// other table (and for other partition keys, which then aggregate on the coordinator:

@@ -168,8 +168,10 @@ public final class PostgresSource: WeightSource {
                 keyIndexed: true, imported: true, filter: table.filter)
             layout.qualifiedName = found.text(0, 0) ?? table.name
             layout.partitionShift = try partitionShift(of: quoted, on: connection)
-            // Summaries hold the weight column: only for it.
-            if found.text(0, 1) == "t", weightColumn == "weight" { layout.summaries = cells }
+            // Summaries hold the weight column: only for it; a sharded table has none.
+            if found.text(0, 1) == "t", weightColumn == "weight", layout.partitionShift == nil {
+                layout.summaries = cells
+            }
             return layout
         }
         try PositionSQL.install(on: connection)
