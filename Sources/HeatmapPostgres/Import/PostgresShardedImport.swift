@@ -42,8 +42,12 @@ public enum PostgresShardedImport {
                 PostgresImport.fillPositionFunction, CellSummaries.sharedStatement,
                 "CREATE EXTENSION IF NOT EXISTS postgres_fdw",
             ])
-        if mode == .create, try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t" {
-            throw .tableExists(table)
+        if mode == .create {
+            // Every server first, so that a refusal leaves nothing behind.
+            if try exists(quoted, on: connection) { throw .tableExists(table) }
+            for shard in shards where try exists(quoted, on: PostgresConnection(shard)) {
+                throw .tableExists("\(table) (on shard \(shard))")
+            }
         }
         var sent = 0
         for (shard, rows) in zip(shards, parts) {
@@ -75,7 +79,7 @@ public enum PostgresShardedImport {
         try PositionSQL.install(on: connection, extra: [PostgresImport.fillPositionFunction])
         try connection.execute("BEGIN")
         do throws(PostgresError) {
-            if try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t" {
+            if try exists(quoted, on: connection) {
                 guard mode == .replace else { throw .tableExists("\(table) (on shard \(shard))") }
                 try connection.execute("DROP TABLE \(quoted)")
             }
@@ -90,5 +94,10 @@ public enum PostgresShardedImport {
             throw error
         }
         try connection.execute("ANALYZE \(quoted)")
+    }
+
+    /// Whether the table `quoted` exists on the connection's server.
+    static func exists(_ quoted: String, on connection: PostgresConnection) throws(PostgresError) -> Bool {
+        try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
     }
 }
