@@ -29,6 +29,6 @@ for name in coordinator shard1 shard2; do
 done
 url() { echo "postgresql://postgres@127.0.0.1:$1/postgres"; }
 swift build -c release --product heatmap-bench
-.build/release/heatmap-bench --only postgres-sharded --repetitions 3 --postgres "$(url "${ports[0]}")" \
+.build/release/heatmap-bench --only postgres-sharded --repetitions 3 --sizes 1000000 --postgres "$(url "${ports[0]}")" \
     --shard "$(url "${ports[1]}")" --shard "$(url "${ports[2]}")" --json "$out" "$@" >"$folder/report.json"
 echo "postgres_sharded.sh: report in $out" >&2
