@@ -80,10 +80,11 @@ public enum PostgresImport {
                 """, [quoted]
             ).text(0, 0)
             let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
-            // After the copy, whose change count the summaries record.
-            let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
             // A sharded table has none (see PostgresSource+Partitions): its shards sum the rows.
             if partitionShift == nil {
+                // After the copy, whose change count the summaries record.
+                let total =
+                    try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
                 try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
             }
             if fresh {
