@@ -14,13 +14,15 @@ struct BenchmarkOptions {
     var postgresNormalizationZooms = [3, 6]
     /// Rows of the table `heatmap serve --postgres` is measured over (0: not measured).
     var postgresServeRows = 0
+    /// The shards of the `postgres-sharded` section (`--shard URL`, repeated).
+    var shardURLs: [String] = []
     /// The parts of the report to measure; all of them by default.
     var sections: Set<String> = BenchmarkOptions.allSections
 
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
-        "percentile", "postgres", "mean", "live",
+        "percentile", "postgres", "postgres-sharded", "mean", "live",
     ]
 
     init() {}
@@ -51,6 +53,7 @@ struct BenchmarkOptions {
             case "--postgres": postgresURL = try value()
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
+            case "--shard": shardURLs.append(try value())
             case "--only":
                 let names = Set(try value().split(separator: ",").map(String.init))
                 guard names.isSubset(of: Self.allSections) else {

@@ -69,4 +69,5 @@ struct Report: Codable {
     var mean: [MeanMeasurement] = []
     var percentile: [PercentileMeasurement] = []
     var live: LiveMeasurement?
+    var postgresSharded: ShardedMeasurement?
 }

@@ -6,14 +6,14 @@ import HeatmapKit
 
 let usage = """
     usage: heatmap-bench [--points N] [--sizes N,N,...] [--zooms Z,Z,...] [--repetitions N] [--seed N]
-                         [--quick] [--only SECTIONS] [--json FILE] [--export DIR] [--postgres URL] [--help]
+                         [--quick] [--only SECTIONS] [--json FILE] [--export DIR] [--postgres URL] [--shard URL] [--help]
       --points N        the data size for tiles, the reference, M(z) and throughput (default 1000000)
       --sizes           sizes for index building and scaling (default 100000,1000000,10000000)
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
-                        stacked, normalization, throughput, encoders, render, postgres, mean,
-                        percentile, live (the index is always built)
+                        stacked, normalization, throughput, encoders, render, postgres,
+                        postgres-sharded, mean, percentile, live (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
@@ -21,6 +21,8 @@ let usage = """
       --postgres-serve-rows N  also import N rows (20000000 for README's figure) into heatmap_bench_serve
                         (kept for later runs), serve it with the heatmap built beside heatmap-bench,
                         ask for the tiles and read the server's resident memory (default 0: not done)
+      --shard URL       for postgres-sharded (repeat): the same rows imported over these shards with
+                        --postgres as coordinator, against --postgres alone (bench/postgres_sharded.sh)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
     """
@@ -320,6 +322,17 @@ if options.sections.contains("live") {
             String(
                 format: "live: next tile %@ %.1f ms (rebuilt layer %.1f ms, cached %.3f ms)", tile, ms,
                 l.rebuiltTileMilliseconds[tile] ?? 0, l.cachedTileMilliseconds[tile] ?? 0))
+    }
+}
+
+// A table sharded over several servers against one server.
+if options.sections.contains("postgres-sharded") {
+    if let url = options.postgresURL, !options.shardURLs.isEmpty {
+        report.postgresSharded = try ShardedBenchmark.run(
+            url: url, shards: options.shardURLs, bench: bench, tiles: chosen,
+            normalizationZooms: options.postgresNormalizationZooms, repetitions: options.repetitions, log: log)
+    } else {
+        log("postgres-sharded: skipped (needs --postgres URL and --shard URL)")
     }
 }
 

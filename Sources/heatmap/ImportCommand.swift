@@ -6,7 +6,7 @@ import HeatmapPostgres
 /// points into a table that tiles can be drawn from.
 struct ImportCommand {
     static let usage = """
-        usage: heatmap import DATA --postgres URL --table T [--append | --replace]
+        usage: heatmap import DATA --postgres URL --table T [--append | --replace] [--shard URL ...]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --postgres URL     a postgresql:// URL or key=value string ("" for libpq's PG* variables)
@@ -14,6 +14,7 @@ struct ImportCommand {
                              key columns fast tiles need (kept by triggers), a B-tree on key, summaries
           --append           add the rows to a table import made before
           --replace          drop the table and make it afresh (in one transaction with the load)
+        \(shardUsage)
         \(DataArguments.help)
         An existing table is refused without --append or --replace.
         """
@@ -23,10 +24,13 @@ struct ImportCommand {
     var table: String
     var mode: PostgresImport.Mode
     var options: PointReadOptions
+    var shards: [String]
 
     init(_ arguments: [String]) throws(CommandError) {
+        let split = try Self.shards(in: arguments)
+        shards = split.shards
         let list = try ArgumentList(
-            arguments, valued: DataArguments.valued.union(["postgres", "table"]),
+            split.rest, valued: DataArguments.valued.union(["postgres", "table"]),
             flags: DataArguments.flags.union(["append", "replace"]))
         guard list.positionals.count == 1 else {
             throw .usage("import needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
@@ -43,6 +47,9 @@ struct ImportCommand {
         case (false, false): mode = .create
         }
         options = try DataArguments.options(list)
+        if mode == .append, !shards.isEmpty {
+            throw .usage("--append adds rows through the coordinator: leave out --shard")
+        }
     }
 
     func run() throws(CommandError) {
@@ -53,28 +60,44 @@ struct ImportCommand {
         var shown = ContinuousClock.now
         var showing = false
         do {
-            let loaded = try PostgresImport.run(
-                path: dataPath, options: options, into: table, connection: connection, mode: mode
-            ) { sent in
-                guard terminal, ContinuousClock.now - shown >= .seconds(1) else { return }
-                shown = ContinuousClock.now
-                showing = true
-                FileHandle.standardError.write(Data("\rheatmap: copied \(sent) rows".utf8))
-            }
-            if showing { FileHandle.standardError.write(Data("\n".utf8)) }
-            summary = loaded.summary
-            if let skipped = loaded.report.skipSummary {
-                FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
+            if shards.isEmpty {
+                let loaded = try PostgresImport.run(
+                    path: dataPath, options: options, into: table, connection: connection, mode: mode
+                ) { sent in
+                    guard terminal, ContinuousClock.now - shown >= .seconds(1) else { return }
+                    shown = ContinuousClock.now
+                    showing = true
+                    FileHandle.standardError.write(Data("\rheatmap: copied \(sent) rows".utf8))
+                }
+                if showing { FileHandle.standardError.write(Data("\n".utf8)) }
+                summary = loaded.summary
+                if let skipped = loaded.report.skipSummary {
+                    FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
+                }
+            } else {
+                // Over shards the rows are split by where they fall, so the file is read whole first.
+                let read = try PointFileReader.readPoints(path: dataPath, options: options)
+                if let skipped = read.report.skipSummary {
+                    FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
+                }
+                summary = try runSharded(read.points) { sent, total in
+                    guard terminal, ContinuousClock.now - shown >= .seconds(1) || sent == total else { return }
+                    shown = ContinuousClock.now
+                    showing = true
+                    FileHandle.standardError.write(Data("\rheatmap: copied \(sent) of \(total) rows".utf8))
+                }
+                if showing { FileHandle.standardError.write(Data("\n".utf8)) }
             }
         } catch {
             if showing { FileHandle.standardError.write(Data("\n".utf8)) }
-            throw CommandError(error.description)
+            throw CommandError(String(describing: error))
         }
         let seconds =
             Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds) / 1e18
         let rate = summary.rowsPerSecond.isFinite ? Int(min(summary.rowsPerSecond, 1e15).rounded()) : 0
+        let over = shards.isEmpty ? "" : " over \(shards.count) shards"
         print(
-            "heatmap: imported \(summary.rows) rows into \(table) in \(String(format: "%.2f", seconds)) s "
+            "heatmap: imported \(summary.rows) rows into \(table)\(over) in \(String(format: "%.2f", seconds)) s "
                 + "(\(rate) rows/s)")
     }
 }

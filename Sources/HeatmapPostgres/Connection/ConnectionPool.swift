@@ -64,6 +64,8 @@ final class ConnectionPool: Sendable {
         }
         do throws(PostgresError) {
             let connection = try PostgresConnection(conninfo)
+            // A sharded table's GROUP BY then runs on its shards (see PostgresSource+Partitions).
+            try connection.execute("SELECT set_config('enable_partitionwise_aggregate', 'on', false)")
             if statementTimeoutMilliseconds > 0 {
                 try connection.execute(
                     "SELECT set_config('statement_timeout', $1, false)", ["\(statementTimeoutMilliseconds)"])

@@ -56,9 +56,17 @@ public enum PostgresImport {
     /// ANALYZE`. The B-tree includes `x`, `y` and `weight`, and the vacuum marks the pages
     /// all-visible, so that a tile reads only the index's entries in its key ranges (an
     /// index-only scan, in key order, so near each other) rather than one heap page a row.
-    static func finishLoad(table: String, quoted: String, fresh: Bool, rows: Int, on connection: PostgresConnection)
-        throws(PostgresError)
-    {
+    ///
+    /// A sharded table (`sharded`, see PostgresSource+Partitions) has no summaries: its shards
+    /// sum the rows, and counting them would bring every row to the coordinator.
+    static func finishLoad(
+        table: String, quoted: String, fresh: Bool, rows: Int, sharded: Bool = false, on connection: PostgresConnection
+    ) throws(PostgresError) {
+        if sharded {
+            try connection.execute("COMMIT")
+            try connection.execute("ANALYZE \(quoted)")
+            return
+        }
         let name = try connection.execute(
             """
             SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace \

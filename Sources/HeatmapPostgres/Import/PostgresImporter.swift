@@ -19,6 +19,8 @@ public final class PostgresImporter {
     private let table: String
     private let quoted: String
     private let fresh: Bool
+    /// Whether the table appended to is sharded (partitioned over `postgres_fdw` shards).
+    private let sharded: Bool
     private let start: ContinuousClock.Instant
     private var bytes: [UInt8] = []
     private var open = true
@@ -54,6 +56,7 @@ public final class PostgresImporter {
         do throws(PostgresError) {
             let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
             var fresh = !exists
+            var sharded = false
             switch (exists, mode) {
             case (true, .create): throw .tableExists(table)
             case (true, .replace):
@@ -64,9 +67,11 @@ public final class PostgresImporter {
                 guard layout.imported else {
                     throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
                 }
+                sharded = layout.partitionShift != nil
             default: break
             }
             self.fresh = fresh
+            self.sharded = sharded
             if fresh {
                 let base = PostgresTable(name: table).baseName
                 for statement in PostgresImport.createStatements(quoted, base: base) {
@@ -124,7 +129,8 @@ public final class PostgresImporter {
             try send()
             copying = false
             let rows = try connection.endCopy()
-            try PostgresImport.finishLoad(table: table, quoted: quoted, fresh: fresh, rows: rows, on: connection)
+            try PostgresImport.finishLoad(
+                table: table, quoted: quoted, fresh: fresh, rows: rows, sharded: sharded, on: connection)
             return PostgresImport.Summary(rows: rows, duration: ContinuousClock.now - start)
         } catch {
             if copying { connection.abortCopy(reason: "import stopped") }

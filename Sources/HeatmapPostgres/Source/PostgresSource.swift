@@ -112,6 +112,10 @@ public final class PostgresSource: WeightSource {
             "\(layout.x) >= $3::int8", "\(layout.x) < $4::int8", "\(layout.y) >= $5::int8",
             "\(layout.y) < $6::int8", "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
         ]
+        if let shift = layout.partitionShift {
+            return shardedStatement(
+                units: units, shift: shift, parameters: parameters, conditions: conditions, condition: condition)
+        }
         var ranges: Int?
         if layout.keyIndexed {
             let covering = KeyRanges.decomposed(columns: units.0, rows: units.1)
@@ -154,8 +158,11 @@ public final class PostgresSource: WeightSource {
                 table: quoted, x: "x", y: "y", key: "key", weight: weight, latitude: "lat", longitude: "lng",
                 keyIndexed: true, imported: true, filter: table.filter)
             layout.qualifiedName = found.text(0, 0) ?? table.name
-            // Summaries hold the weight column: only for it.
-            if found.text(0, 1) == "t", weightColumn == "weight" { layout.summaries = cells }
+            layout.partitionShift = try partitionShift(of: quoted, on: connection)
+            // Summaries hold the weight column: only for it; a sharded table has none.
+            if found.text(0, 1) == "t", weightColumn == "weight", layout.partitionShift == nil {
+                layout.summaries = cells
+            }
             return layout
         }
         try PositionSQL.install(on: connection)

@@ -51,6 +51,9 @@ struct TableLayout: Sendable, Hashable {
     var summaries: String?
     /// The table's `schema.name`, as the change count knows it.
     var qualifiedName: String = ""
+    /// The `N` of a table partitioned by `RANGE ((key >> N))` (sharded, see
+    /// `PostgresSource+Partitions.swift`), or `nil`.
+    var partitionShift: Int?
 
     /// The statement that would make tiles of a plain table fast.
     var suggestedIndex: String { "CREATE INDEX ON \(table) (\(key));" }

@@ -1,0 +1,52 @@
+extension PostgresShardedImport {
+    /// The coordinator's statements: the shards' servers and user mappings (made afresh), the
+    /// partitioned table, a foreign partition a shard, and the change counter's trigger.
+    static func coordinatorStatements(
+        table: String, shards: [ConnectionString], layout: ShardLayout, mode: PostgresImport.Mode
+    ) throws(PostgresError) -> [String] {
+        let q = PostgresConnection.quoted(identifier:)
+        let quoted = q(table)
+        let names = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let base = names.last ?? table
+        var statements = mode == .replace ? ["DROP TABLE IF EXISTS \(quoted)"] : []
+        statements.append(
+            """
+            CREATE TABLE \(quoted) (
+                lat float8 NOT NULL CHECK (lat BETWEEN -90 AND 90),
+                lng float8 NOT NULL CHECK (lng > '-Infinity' AND lng < 'Infinity'),
+                weight real NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight < 'Infinity'),
+                x int8 NOT NULL, y int8 NOT NULL, key int8 NOT NULL
+            ) PARTITION BY RANGE (\(PostgresSource.partitionKey(shift: ShardLayout.shift)))
+            """)
+        for (index, shard) in shards.enumerated() {
+            guard let options = shard.options else {
+                throw .connectionFailed(target: shard.description, reason: "libpq cannot parse this connection string")
+            }
+            let server = q(names.joined(separator: "_") + "_shard\(index + 1)")
+            let partition = q((names.dropLast() + [base + "_shard\(index + 1)"]).joined(separator: "."))
+            let login = options.filter { ["user", "password"].contains($0.keyword) }
+            let rest = options.filter { !["user", "password"].contains($0.keyword) } + [("batch_size", "1000")]
+            let (from, to) = layout.bounds(of: index)
+            let remote =
+                (names.count > 1 ? [("schema_name", names.dropLast().joined(separator: "."))] : [])
+                + [("table_name", base)]
+            statements += [
+                "DROP SERVER IF EXISTS \(server) CASCADE",
+                "CREATE SERVER \(server) FOREIGN DATA WRAPPER postgres_fdw OPTIONS (\(list(rest)))",
+                "CREATE USER MAPPING FOR CURRENT_USER SERVER \(server)"
+                    + (login.isEmpty ? "" : " OPTIONS (\(list(login)))"),
+                """
+                CREATE FOREIGN TABLE \(partition) PARTITION OF \(quoted) FOR VALUES FROM (\(from)) TO (\(to)) \
+                SERVER \(server) OPTIONS (\(list(remote)))
+                """,
+            ]
+        }
+        statements.append(ChangeCounter.triggerStatement(table: quoted, trigger: q(base + "_changes")))
+        return statements
+    }
+
+    /// `key 'value', …` for an `OPTIONS` clause, the values quoted as SQL strings.
+    static func list(_ options: [(keyword: String, value: String)]) -> String {
+        options.map { "\($0.keyword) '\($0.value.replacing("'", with: "''"))'" }.joined(separator: ", ")
+    }
+}
