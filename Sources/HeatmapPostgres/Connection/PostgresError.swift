@@ -18,6 +18,8 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
     case columnMissing(table: String, column: String)
     /// An answer from the server that the source cannot use; the text says why.
     case invalidAnswer(String)
+    /// A `--geometry` column that cannot give EPSG:4326 points; the reason says what it holds.
+    case geometryUnusable(table: String, column: String, reason: String)
 
     /// A sentence for the user.
     public var description: String {
@@ -38,6 +40,8 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
             return "table \(table) has no column \(column)"
         case .invalidAnswer(let reason):
             return "PostgreSQL: unexpected answer: \(reason)"
+        case .geometryUnusable(let table, let column, let reason):
+            return "table \(table), column \(column): \(reason)"
         }
     }
 

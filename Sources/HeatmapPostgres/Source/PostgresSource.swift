@@ -141,13 +141,16 @@ public final class PostgresSource: WeightSource {
             """, [quoted])
         let names = Set((0..<columns.rowCount).compactMap { columns.text($0, 0) })
         guard !names.isEmpty else { throw .tableMissing(table.name) }
-        for column in [table.latitudeColumn, table.longitudeColumn] + [table.weightColumn].compactMap({ $0 })
-        where !names.contains(column) {
+        let positionColumns = table.geometryColumn.map { [$0] } ?? [table.latitudeColumn, table.longitudeColumn]
+        for column in positionColumns + [table.weightColumn].compactMap({ $0 }) where !names.contains(column) {
             throw .columnMissing(table: table.name, column: column)
         }
         let q = PostgresConnection.quoted(identifier:)
         let weightColumn = table.weightColumn ?? (names.contains("weight") ? "weight" : nil)
         let weight = weightColumn.map { "\(q($0))::float8" } ?? "1::float8"
+        if let geometry = table.geometryColumn {
+            return try geometryLayout(of: table, column: geometry, weight: weight, on: connection)
+        }
         if table.latitudeColumn == "lat", table.longitudeColumn == "lng", names.isSuperset(of: ["x", "y", "key"]) {
             let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table.name))
             let found = try connection.execute(
