@@ -22,6 +22,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case encodingFailed(String)
     /// The weights could not be read from their source (a database, say); the text says why.
     case sourceFailed(String)
+    /// The weights' source took longer than its timeout (a database query cancelled, say).
+    case sourceTimedOut(String)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -49,6 +51,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "could not encode the tile: \(reason)"
         case .sourceFailed(let reason):
             return "could not read the weights: \(reason)"
+        case .sourceTimedOut(let reason):
+            return "reading the weights took too long: \(reason)"
         }
     }
 }
