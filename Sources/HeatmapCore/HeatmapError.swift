@@ -28,6 +28,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidMean(String)
     /// A percentile for the normalisation is not a number in 0 < P ≤ 100.
     case invalidPercentile(Double)
+    /// The weights' source took longer than its timeout (a database query cancelled, say).
+    case sourceTimedOut(String)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -61,6 +63,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "cannot draw the mean: \(reason)"
         case .invalidPercentile(let value):
             return "maximum percentile \(value) must be a number above 0 and at most 100"
+        case .sourceTimedOut(let reason):
+            return "reading the weights took too long: \(reason)"
         }
     }
 }

@@ -42,6 +42,10 @@ extension InfoCommand {
         let s = output.summary
         var text = "\(table.name) (PostgreSQL\(source.isImported ? ", imported" : "")): \(s.rows) rows drawn"
         text += ", \(s.unusable) left out (NULL or unusable position or weight)\n"
+        if let g = s.geometry, let column = table.geometryColumn {
+            text += "geometry \(column): \(g.null) NULL, \(g.otherSRID) not in EPSG:4326, \(g.notPoint) not points, "
+            text += "\(g.empty) empty, \(g.outOfRange) out of range (left out, drawing nothing)\n"
+        }
         if let b = s.bounds {
             text += "bounds: south \(b.south), west \(b.west), north \(b.north), east \(b.east)\n"
         }

@@ -2,30 +2,36 @@ import Foundation
 import HeatmapKit
 import HeatmapPostgres
 
-/// `--postgres URL --table T [--lat COL --lng COL] [--weight COL] [--where SQL]`: a table in
+/// `--postgres URL --table T [--lat COL --lng COL | --geometry COL] [--weight COL] [--where SQL]`: a table in
 /// place of DATA for `tile`, `info` and `serve`.
 enum PostgresArguments {
-    static let valued: Set<String> = ["postgres", "table", "where", "layer-name", "statement-timeout"]
+    static let valued: Set<String> = ["postgres", "table", "where", "geometry", "layer-name", "statement-timeout"]
     static let help = """
           --postgres URL     read the points from PostgreSQL instead of DATA: a postgresql:// URL or
                              key=value string ("" for libpq's PG* variables and .pgpass)
           --table T          the table (schema.table too); --lat, --lng and --weight name its columns
                              (default lat, lng and weight if present, else every row weighs 1)
+          --geometry COL     positions from this PostGIS point geometry in EPSG:4326 instead of --lat, --lng
           --where SQL        only the rows matching this raw SQL condition (trusted text only)
         """
 
     /// The table the options name, or `nil` without `--postgres`.
     static func table(_ list: ArgumentList) throws(CommandError) -> (ConnectionString, PostgresTable)? {
         guard let url = list.text("postgres") else {
-            for name in ["table", "where", "statement-timeout"] where list.text(name) != nil {
+            for name in ["table", "where", "geometry", "statement-timeout"] where list.text(name) != nil {
                 throw .usage("--\(name) goes with --postgres URL")
             }
             return nil
         }
         guard let name = list.text("table"), !name.isEmpty else { throw .usage("--postgres needs --table T") }
+        let geometry = list.text("geometry")
+        if geometry != nil, list.text("lat") != nil || list.text("lng") != nil {
+            throw .usage("--geometry gives the positions: leave out --lat and --lng")
+        }
+        if geometry?.isEmpty == true { throw .usage("--geometry needs a column name") }
         let table = PostgresTable(
             name: name, latitudeColumn: list.text("lat") ?? "lat", longitudeColumn: list.text("lng") ?? "lng",
-            weightColumn: list.text("weight"), filter: list.text("where"))
+            weightColumn: list.text("weight"), filter: list.text("where"), geometryColumn: geometry)
         return (ConnectionString(url), table)
     }
 

@@ -19,19 +19,24 @@ extension ServeCommand {
         } catch {
             throw CommandError(error.description)
         }
-        let data = LayerData(source: source, count: summary.rows, bounds: summary.bounds)
+        let initial = try? source.changeCount()
+        let data = LayerData(
+            source: source.pinned(toChangeCount: initial), count: summary.rows, bounds: summary.bounds)
         let layer = try ServedLayer(name: postgres.name, settings: postgres.settings, data: data)
-        if (try? source.changeCount()) == nil {
+        if initial == nil {
             FileHandle.standardError.write(
                 Data(
                     ("heatmap: table \(postgres.table.name) has no change count (import makes one), so changes "
                         + "to its rows show only after a restart\n").utf8))
         }
-        let watcher = PostgresChangeWatcher(source: source) {
-            let fresh = try? source.summary()
+        // Each version of the layer draws from the source pinned to its change count: a tile or
+        // M(z) search that finds another count in its snapshot fails (503) and swaps in the new one.
+        let watcher = PostgresChangeWatcher(source: source, initialCount: initial) { count in
+            let version = source.pinned(toChangeCount: count)
+            let fresh = try? version.summary()
             layer.replace(
                 with: LayerData(
-                    source: source, count: fresh?.rows ?? summary.rows, bounds: fresh?.bounds ?? summary.bounds))
+                    source: version, count: fresh?.rows ?? summary.rows, bounds: fresh?.bounds ?? summary.bounds))
         }
         return (layer, watcher)
     }

@@ -73,7 +73,10 @@ struct TileCommand {
     func run() throws(CommandError) {
         let layer: HeatmapTileLayer
         if let (connection, table) = postgres {
-            layer = HeatmapTileLayer(source: try PostgresArguments.source(connection, table), settings: settings)
+            // Pinned: the tile and its zoom's M(z) are read from one state of the table.
+            let source = try PostgresArguments.source(connection, table)
+            layer = HeatmapTileLayer(
+                source: source.pinned(toChangeCount: try? source.changeCount()), settings: settings)
         } else {
             let file = try DataArguments.read(dataPath, options: options)
             layer = DataArguments.layer(file, settings: settings)

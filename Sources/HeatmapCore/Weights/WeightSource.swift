@@ -16,6 +16,11 @@ public protocol WeightSource: Sendable {
     /// world (the caller splits rectangles that cross the antimeridian).
     func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(Failure)
 
+    /// The intensity of every pixel of `rect`. The default gathers the weights around `rect`
+    /// (one ``addWeights(of:into:)`` per copy of the world it overlaps) and convolves them;
+    /// a source may wrap that, to read all of one tile's queries from one state of its data.
+    func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(Failure) -> IntensityGrid
+
     /// M(z): the largest intensity of any pixel of the world. The default is the exact
     /// branch and bound from the root, which needs only ``addWeights(of:into:)`` at this
     /// zoom and coarser ones.

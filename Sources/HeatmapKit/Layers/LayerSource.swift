@@ -1,8 +1,9 @@
 import HeatmapCore
 
 /// A ``WeightSource`` that is not the in-memory index, behind closures so that a layer can
-/// hold any kind; its failures are ``HeatmapError/sourceFailed(_:)`` (a ``HeatmapError``
-/// stays as it is).
+/// hold any kind; its failures are ``HeatmapError/sourceFailed(_:)``, or
+/// ``HeatmapError/sourceTimedOut(_:)`` for a ``SourceFailure`` that is a timeout (a
+/// ``HeatmapError`` stays as it is).
 struct ExternalSource: Sendable {
     let intensity: @Sendable (PixelRect, PixelSpace, GaussianKernel) throws(HeatmapError) -> IntensityGrid
     let maximumIntensity: @Sendable (PixelSpace, GaussianKernel) throws(HeatmapError) -> Float
@@ -25,7 +26,11 @@ struct ExternalSource: Sendable {
     }
 
     static func heatmapError(_ error: some Error) -> HeatmapError {
-        (error as? HeatmapError) ?? .sourceFailed(String(describing: error))
+        if let error = error as? HeatmapError { return error }
+        if let failure = error as? any SourceFailure, failure.isTimeout {
+            return .sourceTimedOut(String(describing: error))
+        }
+        return .sourceFailed(String(describing: error))
     }
 }
 

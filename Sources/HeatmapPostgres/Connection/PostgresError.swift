@@ -1,7 +1,9 @@
+import HeatmapKit
+
 /// What went wrong talking to PostgreSQL, with a message that says what and why. Messages
 /// never hold a password: connection strings are shown without it and the server's and
 /// libpq's texts are scrubbed of it.
-public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
+public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, SourceFailure {
     /// The server could not be reached or refused the connection.
     case connectionFailed(target: String, reason: String)
     /// The connection broke while in use.
@@ -18,6 +20,11 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
     case columnMissing(table: String, column: String)
     /// An answer from the server that the source cannot use; the text says why.
     case invalidAnswer(String)
+    /// The table changed since the version of the source that was asked (its cached tiles
+    /// and M(z) values stand for `expected`): ask again, of the version of `found`.
+    case changed(expected: Int64, found: Int64)
+    /// A `--geometry` column that cannot give EPSG:4326 points; the reason says what it holds.
+    case geometryUnusable(table: String, column: String, reason: String)
 
     /// A sentence for the user.
     public var description: String {
@@ -38,14 +45,24 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
             return "table \(table) has no column \(column)"
         case .invalidAnswer(let reason):
             return "PostgreSQL: unexpected answer: \(reason)"
+        case .changed(let expected, let found):
+            return "the table changed (change \(found), the tiles being drawn are of change \(expected)): ask again"
+        case .geometryUnusable(let table, let column, let reason):
+            return "table \(table), column \(column): \(reason)"
         }
+    }
+
+    /// Whether a statement ran longer than the timeout and was cancelled.
+    public var isTimeout: Bool {
+        if case .timedOut = self { return true }
+        return false
     }
 
     /// Whether the error is the database being unreachable or too slow (a server answers 503),
     /// rather than a mistake in the request or the table.
     public var isUnavailable: Bool {
         switch self {
-        case .connectionFailed, .connectionLost, .timedOut: return true
+        case .connectionFailed, .connectionLost, .timedOut, .changed: return true
         default: return false
         }
     }

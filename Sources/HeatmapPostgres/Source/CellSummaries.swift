@@ -3,9 +3,9 @@
 /// rather than every point under it, as the in-memory index does with its summaries.
 ///
 /// `import` builds them in its transaction (the levels whose cells hold 4 rows or more on
-/// average) and records the finest level and the table's change count in `heatmap_summaries`; a query uses them only while that count is still the table's (each
-/// query checks, in the same statement), so rows changed later are drawn from the rows
-/// themselves until the next `import --append` builds the summaries again.
+/// average) and records the finest level and the table's change count in `heatmap_summaries`;
+/// ``LiveSummaries``' triggers keep them exact through later writes and move that count
+/// along, and a query uses them only while it is the table's (checked in the same statement).
 enum CellSummaries {
     /// The finest and coarsest levels kept (cells of 2^level units).
     static let levels = 14...24
@@ -31,6 +31,7 @@ enum CellSummaries {
         try connection.execute(
             "CREATE TABLE IF NOT EXISTS \(cells) (level int2 NOT NULL, key int8 NOT NULL, x int8 NOT NULL, "
                 + "y int8 NOT NULL, weight float8 NOT NULL, PRIMARY KEY (level, key))")
+        try connection.execute("ALTER TABLE \(cells) ADD COLUMN IF NOT EXISTS rows int8 NOT NULL DEFAULT 0")
         try connection.execute("TRUNCATE \(cells)")
         try connection.execute("SET LOCAL work_mem = '256MB'")
         func staged(_ level: Int) -> String { "heatmap_cells_\(level)" }
@@ -39,7 +40,7 @@ enum CellSummaries {
             try connection.execute("DROP TABLE IF EXISTS \(staged(level))")
             let count = try connection.execute(
                 "CREATE TEMPORARY TABLE \(staged(level)) AS SELECT x >> \(level) AS x, y >> \(level) AS y, "
-                    + "\(shifted("min(key)", by: 2 * level)) AS key, sum(weight::float8) AS weight FROM \(table) "
+                    + "\(shifted("min(key)", by: 2 * level)) AS key, sum(weight::float8) AS weight, count(*) AS rows FROM \(table) "
                     + "WHERE weight > 0 GROUP BY 1, 2"
             ).affectedRows
             if count > rows / 4, level < levels.upperBound { break }
@@ -47,7 +48,7 @@ enum CellSummaries {
         }
         for level in finest...levels.upperBound {
             try connection.execute(
-                "INSERT INTO \(cells) SELECT \(level), key, x, y, weight FROM \(staged(level)) ORDER BY key")
+                "INSERT INTO \(cells) SELECT \(level), key, x, y, weight, rows FROM \(staged(level)) ORDER BY key")
         }
         for level in levels where level >= finest - 1 {
             try connection.execute("DROP TABLE IF EXISTS \(staged(level))")
@@ -58,6 +59,7 @@ enum CellSummaries {
             WHERE table_name = $1), 0), $2::int2 ON CONFLICT (table_name)
             DO UPDATE SET version = excluded.version, finest = excluded.finest
             """, [name, "\(finest)"])
+        try LiveSummaries.install(table: table, cells: cells, on: connection)
     }
 
     /// The table that records which summaries hold which change count, shared by every table.

@@ -30,14 +30,17 @@ extension PostgresSource {
     /// The table's change count, or `nil` when the table has none (a plain table `import` did
     /// not make): it grows with every statement that changes the rows, at its commit.
     public func changeCount() throws(PostgresError) -> Int64? {
-        let result = try pool.with { (connection) throws(PostgresError) in
-            try connection.execute(
-                """
-                SELECT v.version FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-                JOIN heatmap_versions v ON v.table_name = n.nspname || '.' || c.relname
-                WHERE c.oid = to_regclass($1) AND to_regclass('heatmap_versions') IS NOT NULL
-                """, [layout.table])
-        }
+        try pool.with { (connection) throws(PostgresError) in try changeCount(on: connection) }
+    }
+
+    /// The change count as `connection` sees it (in its transaction's snapshot, if any).
+    func changeCount(on connection: PostgresConnection) throws(PostgresError) -> Int64? {
+        let result = try connection.execute(
+            """
+            SELECT v.version FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+            JOIN heatmap_versions v ON v.table_name = n.nspname || '.' || c.relname
+            WHERE c.oid = to_regclass($1) AND to_regclass('heatmap_versions') IS NOT NULL
+            """, [layout.table])
         return result.rowCount == 0 ? nil : result.text(0, 0).flatMap { Int64($0) }
     }
 }

@@ -8,7 +8,9 @@ import Synchronization
 public final class PostgresChangeWatcher: Sendable {
     private let source: PostgresSource
     private let interval: Duration
-    private let onChange: @Sendable () -> Void
+    private let onChange: @Sendable (Int64?) -> Void
+    /// The last count read, and the one `onChange` was last called with: changed and called
+    /// under the lock, so that versions are swapped in the order of their counts.
     private let last: Mutex<Int64?>
     /// Dispatch sources may be used from any thread.
     nonisolated(unsafe) private let timer: any DispatchSourceTimer
@@ -20,10 +22,30 @@ public final class PostgresChangeWatcher: Sendable {
     public init(source: PostgresSource, interval: Duration = .seconds(1), onChange: @escaping @Sendable () -> Void) {
         self.source = source
         self.interval = interval
-        self.onChange = onChange
+        self.onChange = { _ in onChange() }
         last = Mutex(try? source.changeCount())
         timer = DispatchSource.makeTimerSource(queue: .global())
     }
+
+    /// Watches `source` from the change count `initialCount` (that of the version being
+    /// served), calling `onChange` with each new count, from polls every `interval` and at
+    /// once when a tile or M(z) search of a pinned version finds a newer count in its snapshot
+    /// (see ``PostgresSource/pinned(toChangeCount:)``); serve `source.pinned(toChangeCount:)`
+    /// of that count.
+    public init(
+        source: PostgresSource, initialCount: Int64?, interval: Duration = .seconds(1),
+        onChange: @escaping @Sendable (Int64?) -> Void
+    ) {
+        self.source = source
+        self.interval = interval
+        self.onChange = onChange
+        last = Mutex(initialCount)
+        timer = DispatchSource.makeTimerSource(queue: .global())
+        source.onNewerState { [weak self] count in self?.changed(to: count) }
+    }
+
+    /// The last change count read (`nil` before one could be).
+    public var lastCount: Int64? { last.withLock { $0 } }
 
     /// Starts polling on a background queue.
     public func start() {
@@ -60,10 +82,16 @@ public final class PostgresChangeWatcher: Sendable {
     /// Reads the count once; calls `onChange` if it differs from the last one read.
     public func poll() {
         guard let count = try? source.changeCount() else { return }
-        let changed = last.withLock { last in
-            defer { last = count }
-            return last != count
+        changed(to: count)
+    }
+
+    /// Records `count` as the table's; calls `onChange` (under the lock) if it differs from the
+    /// last one.
+    public func changed(to count: Int64) {
+        last.withLock { last in
+            guard last != count else { return }
+            last = count
+            onChange(count)
         }
-        if changed { onChange() }
     }
 }

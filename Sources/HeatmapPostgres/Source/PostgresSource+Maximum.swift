@@ -15,29 +15,35 @@ extension PostgresSource {
     /// with the exact in-memory search. Every pixel of a region sees all its neighbours in the
     /// stand-in, so its intensity there is exact; pixels of the padding see fewer, so theirs
     /// are lower bounds: the largest over the regions is M(z). Coarser zooms, and tables
-    /// without an index on the key, search from the root (over the summaries where they hold).
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
+    /// without an index on the key, and sharded tables (whose regions would be summed on the
+    /// coordinator), search from the root (over the summaries where they hold): `nil` here.
+    /// Every statement runs on `connection`, inside the caller's snapshot.
+    func regionalMaximum(space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection)
+        throws(PostgresError) -> Float?
+    {
         // Without an index on the key, every region's statement would read the whole table.
-        guard Self.regionZooms.contains(space.zoom), layout.keyIndexed else {
-            return try WeightSourceRootSearch(source: self).maximumIntensity(space: space, kernel: kernel)
+        guard Self.regionZooms.contains(space.zoom), layout.keyIndexed, layout.partitionShift == nil else {
+            return nil
         }
         var best: Float = 0
-        var pending = try rowCounts(level: 26, within: nil)
+        var pending = try rowCounts(level: 26, within: nil, on: connection)
         while let (level, cx, cy, count) = pending.popLast() {
             let pixels = (1 << level) / (1 << (32 - space.zoom - 8)) * space.scale
             if count > Self.regionPixels, level > 0, pixels > 4 * kernel.radius {
-                pending += try rowCounts(level: level - 1, within: (level, cx, cy))
+                pending += try rowCounts(level: level - 1, within: (level, cx, cy), on: connection)
                 continue
             }
-            best = max(best, try regionMaximum(level: level, cx: cx, cy: cy, space: space, kernel: kernel))
+            best = max(
+                best,
+                try regionMaximum(level: level, cx: cx, cy: cy, space: space, kernel: kernel, on: connection))
         }
         return best
     }
 
     /// The rows of positive weight per cell of `level` (of the whole table, or of one cell
     /// of `level + 1`): (level, column, row, count).
-    func rowCounts(level: Int, within cell: (level: Int, x: UInt64, y: UInt64)?) throws(PostgresError)
-        -> [(Int, UInt64, UInt64, Int)]
+    func rowCounts(level: Int, within cell: (level: Int, x: UInt64, y: UInt64)?, on connection: PostgresConnection)
+        throws(PostgresError) -> [(Int, UInt64, UInt64, Int)]
     {
         var conditions = ["\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8"]
         var parameters: [String?] = []
@@ -61,9 +67,8 @@ extension PostgresSource {
         let sql =
             "SELECT \(layout.x) >> \(level), \(layout.y) >> \(level), count(*)::int8 FROM \(layout.table) "
             + "WHERE \(conditions.joined(separator: " AND ")) GROUP BY 1, 2"
-        let result = try pool.with { (connection) throws(PostgresError) in
-            try connection.execute(sql, parameters, binary: true)
-        }
+        let result = try connection.execute(sql, parameters, binary: true)
+        if let hook = hooks.afterStatement.withLock({ $0 }) { hook() }
         var counts: [(Int, UInt64, UInt64, Int)] = []
         for row in 0..<result.rowCount {
             guard let x = result.int64(row, 0), let y = result.int64(row, 1), let n = result.int64(row, 2), x >= 0,
@@ -76,9 +81,9 @@ extension PostgresSource {
 
     /// The largest intensity the stand-in of one region (cell `cx`, `cy` of `level` units)
     /// finds: exact for the region's pixels, a lower bound elsewhere.
-    func regionMaximum(level: Int, cx: UInt64, cy: UInt64, space: PixelSpace, kernel: GaussianKernel)
-        throws(PostgresError) -> Float
-    {
+    func regionMaximum(
+        level: Int, cx: UInt64, cy: UInt64, space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection
+    ) throws(PostgresError) -> Float {
         let world = space.worldSize
         let first = space.pixel(ofUnit: cx << UInt64(level))
         let last = space.pixel(ofUnit: ((cx + 1) << UInt64(level)) - 1)
@@ -96,9 +101,8 @@ extension PostgresSource {
         }
         for part in parts {
             let (sql, parameters) = pixelStatement(columns: part, rows: rows, space: space)
-            let result = try pool.with { (connection) throws(PostgresError) in
-                try connection.execute(sql, parameters, binary: true)
-            }
+            let result = try connection.execute(sql, parameters, binary: true)
+            if let hook = hooks.afterStatement.withLock({ $0 }) { hook() }
             for row in 0..<result.rowCount {
                 guard let column = result.int64(row, 0), let line = result.int64(row, 1),
                     let weight = result.double(row, 2), part.contains(Int(clamping: column)),
@@ -146,15 +150,5 @@ extension PostgresSource {
         }
         if let filter = layout.filter { conditions.append("(\(filter))") }
         return (rangeScan(ranges: ranges, conditions: conditions), parameters)
-    }
-}
-
-/// The protocol's own M(z), the branch and bound from the root, for a source that has one of
-/// its own: a wrapper whose `maximumIntensity` is the default.
-struct WeightSourceRootSearch: WeightSource {
-    let source: PostgresSource
-
-    func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
-        try source.addWeights(of: query, into: &sink)
     }
 }

@@ -16,6 +16,8 @@ public struct PostgresTableSummary: Sendable, Hashable, Codable {
     public var maximumWeight: Double?
     /// The sum of the weights; `nil` without rows.
     public var totalWeight: Double?
+    /// Of the rows left out, why, for a table read through a geometry column; `nil` for others.
+    public var geometry: PostgresGeometryCounts? = nil
 }
 
 extension PostgresSource {
@@ -46,6 +48,6 @@ extension PostgresSource {
         return PostgresTableSummary(
             rows: Int(result.text(0, 0) ?? "") ?? 0, zeroWeights: Int(result.text(0, 1) ?? "") ?? 0,
             unusable: Int(result.text(0, 2) ?? "") ?? 0, bounds: bounds, minimumWeight: number(7),
-            maximumWeight: number(8), totalWeight: number(9))
+            maximumWeight: number(8), totalWeight: number(9), geometry: try geometryCounts())
     }
 }

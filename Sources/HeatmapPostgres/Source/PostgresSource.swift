@@ -18,6 +18,13 @@ public final class PostgresSource: WeightSource {
     public let table: PostgresTable
     let layout: TableLayout
     let pool: ConnectionPool
+    /// The change count this version of the source stands for (see ``pinned(toChangeCount:)``),
+    /// or `nil` when tiles may read any state.
+    public let pinnedChangeCount: Int64?
+    /// What every version of the source shares: the handler of newer states, test hooks.
+    let hooks: SourceHooks
+    /// The statement timeout, which bounds a whole tile's snapshot too; `nil` for none.
+    let statementTimeout: Duration?
 
     /// Connects (failing at once if the server is down), checks the table and its columns and
     /// finds how to read it: the columns `import` adds, else positions computed in SQL.
@@ -33,9 +40,22 @@ public final class PostgresSource: WeightSource {
         let milliseconds = seconds.map { Int(min(max(($0 * 1000).rounded(.up), 0), 86_400_000)) } ?? 0
         pool = ConnectionPool(conninfo: connection, statementTimeoutMilliseconds: milliseconds)
         self.table = table
+        pinnedChangeCount = nil
+        hooks = SourceHooks()
+        self.statementTimeout = milliseconds > 0 ? .milliseconds(milliseconds) : nil
         layout = try pool.with { (connection) throws(PostgresError) in
             try Self.layout(of: table, on: connection)
         }
+    }
+
+    /// A version of `source` (the same pool, table and hooks) standing for `pinnedChangeCount`.
+    init(copying source: PostgresSource, pinnedChangeCount: Int64?) {
+        table = source.table
+        layout = source.layout
+        pool = source.pool
+        hooks = source.hooks
+        statementTimeout = source.statementTimeout
+        self.pinnedChangeCount = pinnedChangeCount
     }
 
     /// Whether the table is one `import` made, with the key columns fast tiles need.
@@ -52,6 +72,11 @@ public final class PostgresSource: WeightSource {
         let result = try pool.with { (connection) throws(PostgresError) in
             try connection.execute(sql, parameters, binary: true)
         }
+        try Self.add(result, into: &sink)
+    }
+
+    /// Adds the rows of a pixel-weight statement's result to `sink`.
+    static func add(_ result: PostgresResult, into sink: inout PixelWeightSink) throws(PostgresError) {
         for row in 0..<result.rowCount {
             guard let column = result.int64(row, 0), let line = result.int64(row, 1),
                 let weight = result.double(row, 2)
@@ -139,13 +164,16 @@ public final class PostgresSource: WeightSource {
             """, [quoted])
         let names = Set((0..<columns.rowCount).compactMap { columns.text($0, 0) })
         guard !names.isEmpty else { throw .tableMissing(table.name) }
-        for column in [table.latitudeColumn, table.longitudeColumn] + [table.weightColumn].compactMap({ $0 })
-        where !names.contains(column) {
+        let positionColumns = table.geometryColumn.map { [$0] } ?? [table.latitudeColumn, table.longitudeColumn]
+        for column in positionColumns + [table.weightColumn].compactMap({ $0 }) where !names.contains(column) {
             throw .columnMissing(table: table.name, column: column)
         }
         let q = PostgresConnection.quoted(identifier:)
         let weightColumn = table.weightColumn ?? (names.contains("weight") ? "weight" : nil)
         let weight = weightColumn.map { "\(q($0))::float8" } ?? "1::float8"
+        if let geometry = table.geometryColumn {
+            return try geometryLayout(of: table, column: geometry, weight: weight, on: connection)
+        }
         if table.latitudeColumn == "lat", table.longitudeColumn == "lng", names.isSuperset(of: ["x", "y", "key"]) {
             let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table.name))
             let found = try connection.execute(

@@ -11,17 +11,21 @@ public struct PostgresTable: Sendable, Hashable {
     /// A condition on the rows, raw SQL put as is into every query's `WHERE` (the one place
     /// raw SQL goes; give it only trusted text).
     public var filter: String?
+    /// A PostGIS point geometry column in EPSG:4326 to read positions from instead of the
+    /// latitude and longitude columns; `nil` (default) for those.
+    public var geometryColumn: String?
 
     /// Describes a table; `weightColumn: nil` looks for a `weight` column.
     public init(
         name: String, latitudeColumn: String = "lat", longitudeColumn: String = "lng", weightColumn: String? = nil,
-        filter: String? = nil
+        filter: String? = nil, geometryColumn: String? = nil
     ) {
         self.name = name
         self.latitudeColumn = latitudeColumn
         self.longitudeColumn = longitudeColumn
         self.weightColumn = weightColumn
         self.filter = filter
+        self.geometryColumn = geometryColumn
     }
 
     /// The table's name without its schema, for a layer's name.
@@ -54,6 +58,8 @@ struct TableLayout: Sendable, Hashable {
     /// The `N` of a table partitioned by `RANGE ((key >> N))` (sharded, see
     /// `PostgresSource+Partitions.swift`), or `nil`.
     var partitionShift: Int?
+    /// The quoted geometry column positions come from, or `nil` for latitude and longitude columns.
+    var geometry: String?
 
     /// The statement that would make tiles of a plain table fast.
     var suggestedIndex: String { "CREATE INDEX ON \(table) (\(key));" }

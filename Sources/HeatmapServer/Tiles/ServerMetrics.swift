@@ -14,6 +14,8 @@ public final class ServerMetrics: Sendable {
         var cacheMisses = 0
         var sharedRenders = 0
         var errors = 0
+        var sourceErrors = 0
+        var sourceTimeouts = 0
         var reloads = 0
         var reloadFailures = 0
     }
@@ -50,6 +52,12 @@ public final class ServerMetrics: Sendable {
     }
     func sharedRender() { state.withLock { $0.sharedRenders += 1 } }
     func renderFailed() { state.withLock { $0.errors += 1 } }
+    /// A render whose data source failed (a database down), or took longer than its timeout.
+    func sourceFailed(timeout: Bool) {
+        state.withLock { state in
+            if timeout { state.sourceTimeouts += 1 } else { state.sourceErrors += 1 }
+        }
+    }
     func reloaded(ok: Bool) {
         state.withLock { state in
             if ok { state.reloads += 1 } else { state.reloadFailures += 1 }
@@ -90,6 +98,12 @@ public final class ServerMetrics: Sendable {
         metric("heatmap_tile_cache_entries", "gauge", "Tiles in the cache.", [("", "\(cache.count)")])
         metric("heatmap_tile_cache_bytes", "gauge", "Bytes of tiles in the cache.", [("", "\(cache.bytes)")])
         metric("heatmap_errors_total", "counter", "Responses 5xx and failed renders.", [("", "\(s.errors)")])
+        metric(
+            "heatmap_source_errors_total", "counter", "Renders whose data source failed (a database down, say).",
+            [("", "\(s.sourceErrors)")])
+        metric(
+            "heatmap_source_timeouts_total", "counter", "Renders whose data source took longer than its timeout.",
+            [("", "\(s.sourceTimeouts)")])
         metric("heatmap_reloads_total", "counter", "Successful data reloads.", [("", "\(s.reloads)")])
         metric("heatmap_reload_failures_total", "counter", "Failed data reloads.", [("", "\(s.reloadFailures)")])
         metric(

@@ -88,7 +88,14 @@ extension TileService {
             default: break
             }
             // The data's source (a database) is down or too slow: try again later.
-            if case .sourceFailed = error { return .failure(RenderFailure(status: 503, message: error.description)) }
+            if case .sourceFailed = error {
+                metrics.sourceFailed(timeout: false)
+                return .failure(RenderFailure(status: 503, message: error.description))
+            }
+            if case .sourceTimedOut = error {
+                metrics.sourceFailed(timeout: true)
+                return .failure(RenderFailure(status: 503, message: error.description))
+            }
             return .failure(RenderFailure(status: 500, message: error.description))
         }
         let tile = RenderedTile(result)

@@ -1,0 +1,122 @@
+import HeatmapKit
+import Synchronization
+
+/// What every version of a ``PostgresSource`` shares (``PostgresSource/pinned(toChangeCount:)``
+/// makes versions): who learns of a newer state, and a hook the tests use.
+final class SourceHooks: Sendable {
+    /// Called with the change count a snapshot found when it is not the version's own.
+    let newerState = Mutex<(@Sendable (Int64) -> Void)?>(nil)
+    /// Called after each statement of a snapshot (tests commit writes from another
+    /// connection there, to check that the snapshot does not see them).
+    let afterStatement = Mutex<(@Sendable () -> Void)?>(nil)
+}
+
+/// One connection, used by one thread at a time.
+final class Turns: Sendable {
+    let connection: Mutex<PostgresConnection>
+
+    init(_ connection: PostgresConnection) {
+        self.connection = Mutex(connection)
+    }
+}
+
+/// The source's queries on one connection, inside one snapshot. M(z)'s search asks from
+/// several threads at once: they take turns on the connection (libpq's connections are for
+/// one thread at a time).
+struct SnapshotSource: WeightSource {
+    typealias Failure = PostgresError
+
+    let source: PostgresSource
+    let turns: Turns
+    /// When the snapshot must end by (a tile's share of the statement timeout); `nil` for none.
+    let deadline: ContinuousClock.Instant?
+
+    func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
+        if let deadline, ContinuousClock.now > deadline {
+            throw .timedOut(reason: "the tile's statements took longer than the statement timeout together")
+        }
+        let (sql, parameters) = source.statement(for: query)
+        try turns.connection.withLock { (connection) throws(PostgresError) in
+            let result = try connection.execute(sql, parameters, binary: true)
+            try PostgresSource.add(result, into: &sink)
+        }
+        if let hook = source.hooks.afterStatement.withLock({ $0 }) { hook() }
+    }
+}
+
+extension PostgresSource {
+    /// The same table, standing for the state whose change count is `count`: each tile and
+    /// M(z) search then checks, in its snapshot, that the table is still in that state, and
+    /// when it is not, fails with ``PostgresError/changed(expected:found:)`` (503: ask again)
+    /// after telling ``onNewerState(_:)``'s handler, so that nothing cached for this version
+    /// is drawn from another state. `nil` checks nothing.
+    public func pinned(toChangeCount count: Int64?) -> PostgresSource {
+        PostgresSource(copying: self, pinnedChangeCount: count)
+    }
+
+    /// Sets the handler that learns of a newer change count than a version's own, found by a
+    /// tile or M(z) search (a server swaps in the version of that count at once).
+    public func onNewerState(_ handler: (@Sendable (Int64) -> Void)?) {
+        hooks.newerState.withLock { $0 = handler }
+    }
+
+    /// The intensities of one tile, from one state of the table: its statements (two across
+    /// the antimeridian) in one `REPEATABLE READ READ ONLY` transaction, within the statement
+    /// timeout together; a single statement alone needs none (unless the version is pinned).
+    public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
+        -> IntensityGrid
+    {
+        let padded = rect.expanded(by: kernel.radius)
+        let world = space.worldSize
+        func copy(_ x: Int) -> Int { x >= 0 ? x / world : -((-x + world - 1) / world) }
+        let statements = copy(padded.x + max(padded.width, 1) - 1) - copy(padded.x) + 1
+        let deadline = statementTimeout.map { ContinuousClock.now + $0 }
+        if statements <= 1, pinnedChangeCount == nil {
+            return try pool.with { (connection) throws(PostgresError) in
+                try SnapshotSource(source: self, turns: Turns(connection), deadline: deadline)
+                    .intensity(in: rect, space: space, kernel: kernel)
+            }
+        }
+        return try inSnapshot { (connection) throws(PostgresError) in
+            try SnapshotSource(source: self, turns: Turns(connection), deadline: deadline)
+                .intensity(in: rect, space: space, kernel: kernel)
+        }
+    }
+
+    /// M(z), exact, all of its statements in one snapshot (each within the statement timeout):
+    /// region by region at fine zooms (see ``regionalMaximum(space:kernel:on:)``), else by the
+    /// branch and bound from the root over the table's pixel weights.
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
+        try inSnapshot { (connection) throws(PostgresError) in
+            if let regional = try regionalMaximum(space: space, kernel: kernel, on: connection) { return regional }
+            return try SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
+                .maximumIntensity(space: space, kernel: kernel)
+        }
+    }
+
+    /// Runs `body` on a pooled connection inside a `REPEATABLE READ READ ONLY` transaction:
+    /// every statement sees the one state of the data that the first saw. A pinned version
+    /// reads the change count first, in the same snapshot. A failed statement (a timeout, say)
+    /// rolls the transaction back; a lost connection is dropped by the pool.
+    func inSnapshot<T>(_ body: (PostgresConnection) throws(PostgresError) -> T) throws(PostgresError) -> T {
+        try pool.with { (connection) throws(PostgresError) in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            do throws(PostgresError) {
+                if let expected = pinnedChangeCount {
+                    let found = try changeCount(on: connection) ?? 0
+                    if found != expected {
+                        try connection.execute("ROLLBACK")
+                        if let handler = hooks.newerState.withLock({ $0 }) { handler(found) }
+                        throw PostgresError.changed(expected: expected, found: found)
+                    }
+                }
+                let value = try body(connection)
+                try connection.execute("COMMIT")
+                return value
+            } catch {
+                if connection.isOK { _ = try? connection.execute("ROLLBACK") }
+                throw error
+            }
+        }
+    }
+}
