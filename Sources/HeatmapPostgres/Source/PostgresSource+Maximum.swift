@@ -133,22 +133,6 @@ extension PostgresSource {
             space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
             space.firstUnit(ofPixel: rows.lowerBound)..<space.firstUnit(ofPixel: rows.upperBound)
         )
-        var parameters: [String?] = [
-            "\(space.scale)", "\(24 - space.zoom)", "\(units.0.lowerBound)", "\(units.0.upperBound)",
-            "\(units.1.lowerBound)", "\(units.1.upperBound)",
-        ]
-        var conditions = [
-            "\(layout.x) >= $3::int8", "\(layout.x) < $4::int8", "\(layout.y) >= $5::int8",
-            "\(layout.y) < $6::int8", "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
-        ]
-        var ranges: Int?
-        if layout.keyIndexed {
-            let covering = KeyRanges.decomposed(columns: units.0, rows: units.1)
-            parameters.append("{" + covering.map { "\($0.lowerBound)" }.joined(separator: ",") + "}")
-            parameters.append("{" + covering.map { "\($0.upperBound)" }.joined(separator: ",") + "}")
-            ranges = parameters.count - 1
-        }
-        if let filter = layout.filter { conditions.append("(\(filter))") }
-        return (rangeScan(ranges: ranges, conditions: conditions), parameters)
+        return rowStatement(units: units, space: space)
     }
 }

@@ -126,11 +126,21 @@ public final class PostgresSource: WeightSource {
     func rowStatement(for query: WeightQuery, firstParameters: [String?] = [], condition: String? = nil)
         -> (String, [String?])
     {
-        let units = (query.unitColumns, query.unitRows)
-        let shift = 24 - query.space.zoom
+        rowStatement(
+            units: (query.unitColumns, query.unitRows), space: query.space, firstParameters: firstParameters,
+            condition: condition)
+    }
+
+    /// The statement over the rows for the pixel weights of the units `columns` × `rows`
+    /// (inside the world) at `space`, as ``rowStatement(for:firstParameters:condition:)``.
+    func rowStatement(
+        units: (Range<UInt64>, Range<UInt64>), space: PixelSpace, firstParameters: [String?] = [],
+        condition: String? = nil
+    ) -> (String, [String?]) {
+        let shift = 24 - space.zoom
         var parameters: [String?] =
             [
-                "\(query.space.scale)", "\(shift)", "\(units.0.lowerBound)", "\(units.0.upperBound)",
+                "\(space.scale)", "\(shift)", "\(units.0.lowerBound)", "\(units.0.upperBound)",
                 "\(units.1.lowerBound)", "\(units.1.upperBound)",
             ] + firstParameters
         var conditions = [
