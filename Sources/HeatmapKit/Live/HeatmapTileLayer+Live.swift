@@ -93,8 +93,9 @@ extension HeatmapTileLayer {
             }
             let next = try make(live)
             let nextData = DataSet(live: next)
-            // A radius in metres measured at the data's middle latitude moves with it.
-            let centres = ((try? data.centreLatitude()), (try? nextData.centreLatitude()))
+            // A radius in metres measured at the data's middle latitude moves with it: both
+            // middles (a pass over the points each) only once a cached tile is drawn so.
+            var centres: (before: Double?, after: Double?)?
             let done = state.withLock { (state) -> LiveChange? in
                 guard state.generation == generation else { return nil }
                 state.data = nextData
@@ -106,8 +107,14 @@ extension HeatmapTileLayer {
                     else { return true }
                     var reach = key.settings.radius * key.scale
                     if key.settings.radiusMeters != nil {
-                        let latitude = key.settings.radiusLatitude ?? centres.0
-                        guard key.settings.radiusLatitude != nil || centres.0 == centres.1, let latitude,
+                        var latitude = key.settings.radiusLatitude
+                        if latitude == nil {
+                            let middles = centres ?? ((try? data.centreLatitude()), (try? nextData.centreLatitude()))
+                            centres = middles
+                            guard middles.before == middles.after else { return true }
+                            latitude = middles.before
+                        }
+                        guard let latitude,
                             let pixels = try? key.settings.kernelRadius(
                                 zoom: key.zoom, scale: key.scale, centreLatitude: latitude)
                         else { return true }
