@@ -11,9 +11,10 @@ enum ReaderFiles {
         try write(Data(text.utf8), name: name)
     }
 
-    /// Writes bytes to a new temporary file named `name` (in a folder of its own).
+    /// Writes bytes to a new temporary file named `name` (in a folder of its own, inside
+    /// ``TestScratch/folder``).
     static func write(_ data: Data, name: String) throws -> String {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString)")
+        let folder = TestScratch.folder.appendingPathComponent(UUID().uuidString)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let url = folder.appendingPathComponent(name)
         try data.write(to: url)
