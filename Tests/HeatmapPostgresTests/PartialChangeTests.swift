@@ -152,10 +152,17 @@ extension PartialChangeTests {
             points: LiveDataTests.points, into: "wholelog", connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "wholelog"))
         let start = try #require(try source.changeCount())
-        try connection.execute("INSERT INTO wholelog (lat, lng, weight) VALUES (10, 20, 1)")
+        try connection.execute("INSERT INTO wholelog (lat, lng, weight) VALUES (-16, 179.9999, 1)")
         let one = try #require(try source.changes(after: start, through: start + 1))
         #expect(one.removed.isEmpty && one.added.count == 1 && one.added.first?.level == 12)
-        #expect(source.pinned(toChangeCount: start + 1).partialUpdate(after: start, knownMaxima: [:]) != nil)
+        let update = try #require(source.pinned(toChangeCount: start + 1).partialUpdate(after: start, knownMaxima: [:]))
+        // The point is in the east column of tiles; its kernel reaches across the antimeridian.
+        let space = try PixelSpace(zoom: 7, scale: 1)
+        let row = space.pixel(of: Coordinate(latitude: -16, longitude: 179.9999)).y / 256
+        #expect(update.reaches(space, 20, 127, row) && update.reaches(space, 20, 0, row))
+        #expect(!update.reaches(space, 20, 1, row) && !update.reaches(space, 20, 126, row))
+        #expect(!update.reaches(space, 20, 0, row + 1) && !update.reaches(space, 20, 0, row - 1))
+        #expect(update.reaches(try PixelSpace(zoom: 0, scale: 1), 20, 0, 0))
         try connection.execute("TRUNCATE wholelog")
         #expect(source.pinned(toChangeCount: start + 2).partialUpdate(after: start + 1, knownMaxima: [:]) == nil)
         for _ in 0..<70 { try connection.execute("INSERT INTO wholelog (lat, lng, weight) VALUES (10, 20, 1)") }
