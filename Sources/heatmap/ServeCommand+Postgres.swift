@@ -2,6 +2,7 @@ import Foundation
 import HeatmapKit
 import HeatmapPostgres
 import HeatmapServer
+import Synchronization
 
 extension ServeCommand {
     /// The layer of `--postgres`: the table's rows and extent for TileJSON, tiles drawn from SQL,
@@ -31,12 +32,22 @@ extension ServeCommand {
         }
         // Each version of the layer draws from the source pinned to its change count: a tile or
         // M(z) search that finds another count in its snapshot fails (503) and swaps in the new one.
+        // A table with the change log drops only the tiles (and M(z) values) its changes reach.
+        let served = Mutex(initial)
         let watcher = PostgresChangeWatcher(source: source, initialCount: initial) { count in
             let version = source.pinned(toChangeCount: count)
             let fresh = try? version.summary()
-            layer.replace(
-                with: LayerData(
-                    source: version, count: fresh?.rows ?? summary.rows, bounds: fresh?.bounds ?? summary.bounds))
+            let data = LayerData(
+                source: version, count: fresh?.rows ?? summary.rows, bounds: fresh?.bounds ?? summary.bounds)
+            let previous = served.withLock { previous in
+                defer { previous = count }
+                return previous
+            }
+            if let previous, let update = version.partialUpdate(after: previous, knownMaxima: layer.knownMaxima) {
+                layer.replace(with: data, update: update)
+            } else {
+                layer.replace(with: data)
+            }
         }
         return (layer, watcher)
     }

@@ -13,7 +13,7 @@ final class DataSet: Sendable {
     let live: LiveData?
     private let built: Mutex<Result<PointIndex, HeatmapError>?>
     private let building = Mutex<Void>(())
-    private let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
+    let maxima = Mutex<[MaximumKey: MaximumSlot]>([:])
     private let indexingStarted = Mutex(false)
     /// The points' values for ``Aggregate/mean``, or `nil` when the data have none.
     let valueIndex: ValueIndex?
@@ -22,7 +22,7 @@ final class DataSet: Sendable {
     /// The percentiles computed so far (see DataSet+Percentile.swift).
     let percentiles = PercentileCache()
 
-    private struct MaximumKey: Hashable {
+    struct MaximumKey: Hashable {
         var zoom: Int
         var scale: Int
         /// R in pixels: the same M(z) whether it came from points or metres.
@@ -172,7 +172,7 @@ final class DataSet: Sendable {
         maxima.withLock { $0[MaximumKey(zoom: zoom, scale: scale, reach: reach)]?.isKnown ?? false }
     }
 
-    private func maximumSlot(zoom: Int, scale: Int, reach: Int) -> MaximumSlot {
+    func maximumSlot(zoom: Int, scale: Int, reach: Int) -> MaximumSlot {
         maxima.withLock { slots in
             let key = MaximumKey(zoom: zoom, scale: scale, reach: reach)
             if let slot = slots[key] { return slot }
@@ -185,7 +185,7 @@ final class DataSet: Sendable {
 
 /// One M(z), computed under its own lock so that concurrent requests compute it once; `known`
 /// answers without waiting for a computation under way.
-private final class MaximumSlot: Sendable {
+final class MaximumSlot: Sendable {
     let value = Mutex<Float?>(nil)
     let known = Mutex(false)
     let started = Mutex(false)

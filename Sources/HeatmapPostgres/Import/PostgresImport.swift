@@ -77,6 +77,7 @@ public enum PostgresImport {
         // After the copy, whose change count the summaries record.
         let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
         try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
+        try ChangeLog.install(table: quoted, name: name ?? table, on: connection)
         if fresh {
             let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
             try connection.execute("CREATE INDEX \(index) ON \(quoted) (key) INCLUDE (x, y, weight)")

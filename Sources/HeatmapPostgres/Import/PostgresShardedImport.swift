@@ -4,7 +4,7 @@ import HeatmapKit
 /// each shard the table ``PostgresImport`` makes (its rows only, by binary `COPY` straight
 /// to the shard, a B-tree on `key`), and on the coordinator a table of the same columns
 /// partitioned by `RANGE ((key >> 56))` whose partitions are `postgres_fdw` foreign tables
-/// on the shards (see ``ShardLayout``), with the change counter (and no cell summaries). The
+/// on the shards (see ``ShardLayout``), with the change counter and cell summaries (see ``ShardSummaries``). The
 /// source then draws from the coordinator, each shard summing its own rows per pixel.
 ///
 /// The shards' connection strings go into the coordinator's catalog (`CREATE SERVER` with
@@ -50,13 +50,17 @@ public enum PostgresShardedImport {
             }
         }
         var sent = 0
+        var finest: [Int] = []
         for (shard, rows) in zip(shards, parts) {
-            try load(rows, into: table, on: shard, mode: mode) { done, _ in progress?(sent + done, points.count) }
+            finest.append(
+                try load(rows, into: table, on: shard, mode: mode) { done, _ in progress?(sent + done, points.count) })
             sent += rows.count
         }
         try connection.execute("BEGIN")
         do throws(PostgresError) {
-            for statement in try coordinatorStatements(table: table, shards: shards, layout: layout, mode: mode) {
+            for statement in try coordinatorStatements(table: table, shards: shards, layout: layout, mode: mode)
+                + ShardSummaries.coordinatorStatements(table: table, layout: layout, finest: finest)
+            {
                 try connection.execute(statement)
             }
             try connection.execute("COMMIT")
@@ -69,11 +73,13 @@ public enum PostgresShardedImport {
     }
 
     /// Makes the shard's table (the one `import` makes, with its position triggers for rows
-    /// inserted on the shard) and copies its rows, in one transaction.
+    /// inserted on the shard) and copies its rows, and builds its summaries (see
+    /// ``ShardSummaries``), in one transaction; returns their finest level.
+    @discardableResult
     static func load(
         _ points: [WeightedLatLng], into table: String, on shard: ConnectionString, mode: PostgresImport.Mode,
         progress: @escaping (Int, Int) -> Void
-    ) throws(PostgresError) {
+    ) throws(PostgresError) -> Int {
         let connection = try PostgresConnection(shard)
         let quoted = PostgresConnection.quoted(identifier: table)
         try PositionSQL.install(on: connection, extra: [PostgresImport.fillPositionFunction])
@@ -85,17 +91,20 @@ public enum PostgresShardedImport {
             }
             let base = PostgresTable(name: table).baseName
             for statement in PostgresImport.createStatements(quoted, base: base) { try connection.execute(statement) }
-            _ = try copy(points, into: quoted, on: connection, progress: progress)
+            let copied = try copy(points, into: quoted, on: connection, progress: progress)
             // As `import` makes it on one server: a B-tree holding x, y and weight, for index-only scans.
             try connection.execute(
                 "CREATE INDEX \(PostgresConnection.quoted(identifier: base + "_key")) ON \(quoted) (key) INCLUDE (x, y, weight)"
             )
+            let finest = try ShardSummaries.build(
+                table: table, quoted: quoted, base: base, rows: copied, on: connection)
             try connection.execute("COMMIT")
+            try connection.execute("VACUUM (ANALYZE) \(quoted)")
+            return finest
         } catch {
             _ = try? connection.execute("ROLLBACK")
             throw error
         }
-        try connection.execute("VACUUM (ANALYZE) \(quoted)")
     }
 
     /// Whether the table `quoted` exists on the connection's server.

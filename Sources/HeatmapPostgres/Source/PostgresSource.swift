@@ -90,6 +90,7 @@ public final class PostgresSource: WeightSource {
 
     /// The statement and its parameters for a query's pixel weights.
     func statement(for query: WeightQuery) -> (String, [String?]) {
+        if let sharded = shardSummaryStatement(for: query) { return sharded }
         guard let cells = layout.summaries, layout.filter == nil, let level = query.space.pixelLevel,
             CellSummaries.levels.contains(level)
         else { return rowStatement(for: query) }
@@ -197,6 +198,9 @@ public final class PostgresSource: WeightSource {
                 keyIndexed: true, imported: true, filter: table.filter)
             layout.qualifiedName = found.text(0, 0) ?? table.name
             layout.partitionShift = try partitionShift(of: quoted, on: connection)
+            if layout.partitionShift != nil, weightColumn == "weight", table.filter == nil {
+                layout.shardCells = try shardSummaries(cells: cells, name: layout.qualifiedName, on: connection)
+            }
             // Summaries hold the weight column: only for it; a sharded table has none.
             if found.text(0, 1) == "t", weightColumn == "weight", layout.partitionShift == nil {
                 layout.summaries = cells

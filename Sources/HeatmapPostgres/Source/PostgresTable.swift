@@ -58,6 +58,9 @@ struct TableLayout: Sendable, Hashable {
     /// The `N` of a table partitioned by `RANGE ((key >> N))` (sharded, see
     /// `PostgresSource+Partitions.swift`), or `nil`.
     var partitionShift: Int?
+    /// A sharded table's summaries on its shards, through the coordinator, and their finest
+    /// level (see `ShardSummaries`), or `nil`.
+    var shardCells: ShardCells?
     /// The quoted geometry column positions come from, or `nil` for latitude and longitude columns.
     var geometry: String?
 

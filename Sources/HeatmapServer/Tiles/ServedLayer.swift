@@ -13,6 +13,8 @@ public final class ServedLayer: Sendable {
     /// Draws tiles for every settings (the server caches the results, so the layer does not).
     let layer: HeatmapTileLayer
     let state: Mutex<(generation: Int, data: LayerData)>
+    /// The partial changes so far and who drops the tiles they reach (ServedLayer+PartialUpdate.swift).
+    let partial = PartialChanges()
 
     /// Creates a layer.
     ///

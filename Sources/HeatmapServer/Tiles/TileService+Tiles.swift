@@ -16,11 +16,11 @@ extension TileService {
             return finish(.text(.badRequest, error.description), route: route)
         }
         let settings = overrides.applied(to: layer.settings)
+        let (epoch, changes) = layer.generations
         let key = TileKey(
-            layer: layer.name, generation: layer.current.generation, settings: settings, zoom: zoom, x: x, y: y,
-            scale: scale)
+            layer: layer.name, generation: epoch, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
         return cachedOrShared(request, key: key, route: route) { [self] done in
-            renderQueue.async { [self] in done(render(layer: layer, key: key)) }
+            renderQueue.async { [self] in done(render(layer: layer, key: key, changes: changes)) }
         }
     }
 
@@ -73,7 +73,8 @@ extension TileService {
     }
 
     /// Draws a tile (or takes it from the cache, if a render finished since the lookup).
-    private func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
+    /// Kept only if the layer's data did not change since `changes` (its generation then).
+    private func render(layer: ServedLayer, key: TileKey, changes: Int) -> Result<RenderedTile, RenderFailure> {
         if let cached = cache[key] { return .success(cached) }
         let start = Self.seconds()
         let result: TileResult
@@ -100,7 +101,7 @@ extension TileService {
         }
         let tile = RenderedTile(result)
         metrics.rendered(seconds: Self.seconds() - start)
-        if layer.current.generation == key.generation { cache.insert(tile, for: key) }
+        layer.keep(tile, for: key, in: cache, ifUnchangedSince: changes)
         return .success(tile)
     }
 

@@ -84,6 +84,7 @@ public final class TileService: HTTPResponder {
         self.options = options
         self.stats = stats
         cache = TileCache(capacityBytes: options.cacheBytes)
+        for layer in layers { layer.partial.attach(cache) }
         assets = StaticAssets(leafletDirectory: options.leafletDirectory)
     }
 
