@@ -47,7 +47,8 @@ let package = Package(
             name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "HeatmapPostgresTests", dependencies: ["HeatmapPostgres", "HeatmapKit", "HeatmapServer"],
+            name: "HeatmapPostgresTests",
+            dependencies: ["HeatmapPostgres", "HeatmapKit", "HeatmapServer", "HeatmapTiles"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

@@ -13,7 +13,8 @@ let usage = """
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         stacked, normalization, throughput, encoders, render, postgres,
-                        postgres-sharded, mean, percentile, live (the index is always built)
+                        postgres-sharded, postgres-render, mean, percentile, live (the index is
+                        always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
@@ -322,6 +323,15 @@ if options.sections.contains("live") {
             String(
                 format: "live: next tile %@ %.1f ms (rebuilt layer %.1f ms, cached %.3f ms)", tile, ms,
                 l.rebuiltTileMilliseconds[tile] ?? 0, l.cachedTileMilliseconds[tile] ?? 0))
+    }
+}
+
+// heatmap render --postgres against render of the same points in memory (PostgresRenderBenchmark.swift).
+if options.sections.contains("postgres-render") {
+    if let url = options.postgresURL {
+        report.postgresRender = try PostgresRenderBenchmark.run(url: url, data: mainData, index: mainIndex, log: log)
+    } else {
+        log("postgres-render: skipped (no --postgres URL)")
     }
 }
 

@@ -8,19 +8,24 @@ extension InfoCommand {
         var table: String
         var imported: Bool
         var summary: PostgresTableSummary
+        var suggestedMinimumZoom: Int
+        var suggestedMaximumZoom: Int
         var radius: Int
         var scale: Int
         var normalization: [Output.Normalization]
     }
 
-    /// `info --postgres`: the table's rows, extent and weights from one aggregate, and M(z).
+    /// `info --postgres`: the table's rows, extent and weights from one aggregate, the
+    /// suggested zooms (bounds and a sample of 1000 rows, see ``PostgresSource/extent()``), and M(z).
     func runPostgres(_ connection: ConnectionString, _ table: PostgresTable) throws(CommandError) {
         let source = try PostgresArguments.source(connection, table)
         let layer = HeatmapTileLayer(source: source, settings: HeatmapSettings(radius: radius))
         let summary: PostgresTableSummary
+        let zoomRange: ClosedRange<Int>
         var values: [Output.Normalization] = []
         do {
             summary = try source.summary()
+            zoomRange = try source.extent().suggestedZoomRange(radius: radius)
             for zoom in zooms {
                 values.append(.init(zoom: zoom, value: try layer.normalization(zoom: zoom, scale: scale)))
             }
@@ -30,7 +35,9 @@ extension InfoCommand {
             throw CommandError("\(error)")
         }
         let output = TableOutput(
-            table: table.name, imported: source.isImported, summary: summary, radius: radius, scale: scale,
+            table: table.name, imported: source.isImported, summary: summary,
+            suggestedMinimumZoom: zoomRange.lowerBound, suggestedMaximumZoom: zoomRange.upperBound, radius: radius,
+            scale: scale,
             normalization: values)
         if json {
             let encoder = JSONEncoder()
@@ -53,6 +60,8 @@ extension InfoCommand {
             text += "weights: min \(minimum), max \(maximum), sum \(sum), mean \(sum / Double(s.rows))\n"
         }
         text += "zero weights: \(s.zeroWeights) (kept, drawing nothing)\n"
+        text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
+        text += " (radius \(radius))\n"
         for value in output.normalization {
             text += "M(\(value.zoom)) = \(value.value) (radius \(radius), scale \(scale))\n"
         }

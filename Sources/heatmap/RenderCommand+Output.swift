@@ -18,27 +18,38 @@ extension RenderCommand {
     }
 
     func metadata(_ file: PointFile, legends: [String: TileLegend]? = nil) -> TileMetadata {
+        let centre = file.index.latitudeRange.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0
+        var options = recorded
+        options["points"] = String(file.index.count)
+        return metadata(
+            bounds: file.report.bounds, points: file.index.count, centreLatitude: centre,
+            source: ServeCommand.layerName(dataPath), options: options, legends: legends)
+    }
+
+    /// The archive's metadata for `points` whose bounds are `bounds`, from `source` (named in
+    /// the description), with the recorded `options`.
+    func metadata(
+        bounds dataBounds: PointBounds?, points: Int, centreLatitude centre: Double, source: String,
+        options: [String: String], legends: [String: TileLegend]?
+    ) -> TileMetadata {
         var padding = settings.radius
         if settings.radiusMeters != nil {
             // The reach at the lowest zoom, in points (pixels at scale 1).
-            let centre = file.index.latitudeRange.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0
             padding = (try? settings.kernelRadius(zoom: zooms.lowerBound, scale: 1, centreLatitude: centre)) ?? padding
         }
         var bounds =
-            file.report.bounds.map { $0.padded(byPixels: padding, atZoom: zooms.lowerBound) }
+            dataBounds.map { $0.padded(byPixels: padding, atZoom: zooms.lowerBound) }
             ?? PointBounds(south: -85.0511, west: -180, north: 85.0511, east: 180)
         if let area { bounds = area.bounds }
         bounds.south = max(bounds.south, -85.0511)
         bounds.north = min(bounds.north, 85.0511)
         let center = bounds.center
-        var options = recorded
-        options["points"] = String(file.index.count)
         let gradient = gradientText == "default" ? "" : ", gradient \(gradientText)"
         let radius = settings.radiusMeters.map { "\($0) m" } ?? String(settings.radius)
         var metadata = TileMetadata(
             name: name,
             description:
-                "Heatmap of \(file.index.count) points from \(ServeCommand.layerName(dataPath)) (radius \(radius)\(gradient), opacity \(settings.opacity))",
+                "Heatmap of \(points) points from \(source) (radius \(radius)\(gradient), opacity \(settings.opacity))",
             attribution: attribution, bounds: bounds,
             center: TileCenter(
                 longitude: center.longitude, latitude: center.latitude,

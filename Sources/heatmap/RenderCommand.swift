@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeatmapKit
+import HeatmapPostgres
 import HeatmapServer
 import HeatmapTiles
 
@@ -9,6 +10,7 @@ import HeatmapTiles
 struct RenderCommand {
     static let usage = """
         usage: heatmap render DATA --zoom A-B --output heat.mbtiles|heat.pmtiles|DIR/
+               heatmap render --postgres URL --table T --zoom A-B --output OUT [--where SQL] [the same options]
                               [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
                               [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                               [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean] [--min-density D]
@@ -30,7 +32,9 @@ struct RenderCommand {
           --quiet            no progress and no summary, only errors
           --force            replace an existing output
           --resume           continue an interrupted render into MBTiles or a folder, same options
+          --statement-timeout S   with --postgres: cancel a query slower than S seconds (default none)
         \(DataArguments.help)
+        \(PostgresArguments.help)
         Only tiles whose area padded by the radius holds weight are visited; empty tiles are not
         stored. Ctrl-C stops after the tiles under way and keeps them (MBTiles, folders).
         """
@@ -50,19 +54,31 @@ struct RenderCommand {
     var mode: OutputMode
     var options: PointReadOptions
     var recorded: [String: String]
+    var postgres: (ConnectionString, PostgresTable)?
+    /// `--statement-timeout S` with `--postgres`, in seconds; `nil` for none.
+    var statementTimeout: Double?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
             arguments,
-            valued: DataArguments.valued.union([
+            valued: DataArguments.valued.union(PostgresArguments.valued).union([
                 "zoom", "output", "radius", "opacity", "gradient", "max-intensity", "scale", "bounds", "jobs", "name",
                 "attribution",
             ]).union(AppearanceArguments.valued).union(KernelArguments.valued),
             flags: DataArguments.flags.union(["quiet", "force", "resume"]))
-        guard list.positionals.count == 1 else {
-            throw .usage("render needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
+        postgres = try PostgresArguments.table(list)
+        guard list.positionals.count == (postgres == nil ? 1 : 0) else {
+            let what = postgres == nil ? "DATA" : "no DATA with --postgres"
+            throw .usage("render needs \(what), got \(list.positionals.count) arguments\n\(Self.usage)")
         }
-        dataPath = list.positionals[0]
+        try Self.refuseWithPostgres(list, postgres: postgres != nil)
+        if let seconds = try list.number("statement-timeout") {
+            guard seconds >= 0, seconds <= 86_400 else {
+                throw .usage("--statement-timeout is 0...86400 seconds, got \(seconds)")
+            }
+            statementTimeout = seconds > 0 ? seconds : nil
+        }
+        dataPath = list.positionals.first ?? postgres?.1.name ?? ""
         guard let output = list.text("output"), !output.isEmpty else {
             throw .usage("render needs --output heat.mbtiles, heat.pmtiles or a folder")
         }
@@ -100,9 +116,10 @@ struct RenderCommand {
         if list.flag("force") && list.flag("resume") { throw .usage("--force and --resume exclude each other") }
         mode = list.flag("force") ? .overwrite : list.flag("resume") ? .resume : .create
         options = try DataArguments.options(list)
-        try KernelArguments.check(settings, options: options, postgres: false)
+        try KernelArguments.check(settings, options: options, postgres: postgres != nil)
         recorded = [
-            "data": dataPath, "zoom": "\(zooms.lowerBound)-\(zooms.upperBound)", "scale": String(scale),
+            "data": postgres == nil ? dataPath : "postgres table \(dataPath)",
+            "zoom": "\(zooms.lowerBound)-\(zooms.upperBound)", "scale": String(scale),
             "radius": String(settings.radius), "opacity": String(settings.opacity), "gradient": gradientText,
             "max-intensity": settings.maximumIntensity.map { String($0) } ?? "auto",
             "bounds": list.text("bounds") ?? "",
@@ -111,6 +128,7 @@ struct RenderCommand {
             if let value = list.text(key) { recorded[key] = value }
         }
         for key in DataArguments.valued { if let value = list.text(key) { recorded[key] = value } }
+        for key in ["geometry", "where"] { if let value = list.text(key) { recorded[key] = value } }
         if list.flag("skip-invalid") { recorded["skip-invalid"] = "yes" }
     }
 
@@ -148,6 +166,7 @@ struct RenderCommand {
                 "\(output) exists already; --force replaces it"
                     + (kind == .pmtiles ? "" : ", --resume continues an interrupted render"))
         }
+        if let (connection, table) = postgres { return try runPostgres(connection, table) }
         let file = try DataArguments.read(dataPath, options: options)
         let layer = DataArguments.layer(file, settings: settings, cacheBytes: 0)
         let walk: PyramidWalk
@@ -158,13 +177,29 @@ struct RenderCommand {
         } catch {
             throw CommandError(error.description)
         }
-        let sink = try makeSink(try metadata(file, legends: legends(layer)))
+        try render(layer: layer, walk: walk, metadata: try metadata(file, legends: legends(layer)))
+    }
+
+    /// Renders the walk's tiles through `layer` into the output, with the progress display,
+    /// Ctrl-C handling and summary; `failed` words a failure (the PostgreSQL source says when
+    /// the table changed).
+    func render(
+        layer: HeatmapTileLayer, walk: PyramidWalk, metadata: TileMetadata,
+        failed: (String) -> String = { $0 }
+    ) throws(CommandError) {
+        let sink = try makeSink(metadata)
         let progress = RenderProgress()
         let signals = Self.handleInterrupt(progress)
         defer { for source in signals { source.cancel() } }
         let display = RenderProgressDisplay(progress: progress, output: output, quiet: quiet)
         display.counting()
-        progress.total.store(walk.count { !progress.isStopping }, ordering: .relaxed)
+        do {
+            progress.total.store(try walk.counted { !progress.isStopping }, ordering: .relaxed)
+        } catch {
+            display.stop()
+            _ = sink.stop()
+            throw CommandError(failed("finding the tiles: \(error.description)"))
+        }
         display.start()
         let renderer = PyramidRenderer(layer: layer, walk: walk, scale: scale, jobs: jobs)
         let summary: RenderSummary
@@ -172,7 +207,7 @@ struct RenderCommand {
             summary = try renderer.render(into: sink, progress: progress)
         } catch {
             display.stop()
-            throw CommandError(error.description)
+            throw CommandError(failed(error.description))
         }
         display.stop()
         display.summarize(summary)

@@ -5,3 +5,18 @@ public protocol SourceFailure: Error {
     /// Whether the source gave up because it took longer than its timeout.
     var isTimeout: Bool { get }
 }
+
+extension HeatmapError {
+    /// A source's error as a layer reports it: a ``HeatmapError`` as it is, a
+    /// ``SourceFailure`` that is a timeout as ``sourceTimedOut(_:)``, anything else as
+    /// ``sourceFailed(_:)``.
+    public init(sourceError error: some Error) {
+        if let error = error as? HeatmapError {
+            self = error
+        } else if let failure = error as? any SourceFailure, failure.isTimeout {
+            self = .sourceTimedOut(String(describing: error))
+        } else {
+            self = .sourceFailed(String(describing: error))
+        }
+    }
+}

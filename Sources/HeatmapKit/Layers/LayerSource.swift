@@ -25,13 +25,7 @@ struct ExternalSource: Sendable {
         }
     }
 
-    static func heatmapError(_ error: some Error) -> HeatmapError {
-        if let error = error as? HeatmapError { return error }
-        if let failure = error as? any SourceFailure, failure.isTimeout {
-            return .sourceTimedOut(String(describing: error))
-        }
-        return .sourceFailed(String(describing: error))
-    }
+    static func heatmapError(_ error: some Error) -> HeatmapError { HeatmapError(sourceError: error) }
 }
 
 /// What one version of a layer draws from: its points' index, or another source.

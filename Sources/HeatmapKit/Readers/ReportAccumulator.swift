@@ -55,16 +55,11 @@ struct ReportAccumulator {
             Double(WebMercator.unitY(latitude: latitude)) / 4_294_967_296)
     }
 
-    /// The smallest longitude interval holding every point.
+    /// The smallest longitude interval holding every point
+    /// (``SuggestedZooms/longitudeInterval(bins:)`` over the bins).
     func longitudeInterval() -> (west: Double, east: Double)? {
-        let occupied = (0..<Self.bins).filter { binMinimum[$0] <= binMaximum[$0] }
-        guard let first = occupied.first, let last = occupied.last else { return nil }
-        // The gap across the antimeridian, then the gaps between neighbouring occupied bins.
-        var best = (gap: binMinimum[first] + 360 - binMaximum[last], west: binMinimum[first], east: binMaximum[last])
-        for (a, b) in zip(occupied, occupied.dropFirst()) where binMinimum[b] - binMaximum[a] > best.gap {
-            best = (binMinimum[b] - binMaximum[a], binMinimum[b], binMaximum[a])
-        }
-        return best.gap < 0.1 ? (-180, 180) : (best.west, best.east)
+        SuggestedZooms.longitudeInterval(
+            bins: (0..<Self.bins).map { binMinimum[$0] <= binMaximum[$0] ? (binMinimum[$0], binMaximum[$0]) : nil })
     }
 
     func report(path: String, format: PointFormat, skipped: Int, skippedLines: [Int]) -> PointFileReport {

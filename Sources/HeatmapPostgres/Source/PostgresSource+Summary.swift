@@ -23,10 +23,7 @@ public struct PostgresTableSummary: Sendable, Hashable, Codable {
 extension PostgresSource {
     /// Counts and extent of the table's rows, from one aggregate over the table.
     public func summary() throws(PostgresError) -> PostgresTableSummary {
-        let usable =
-            "\(layout.latitude) BETWEEN -90 AND 90 AND \(layout.longitude) > '-Infinity'::float8 "
-            + "AND \(layout.longitude) < 'Infinity'::float8 AND \(layout.weight) >= 0 "
-            + "AND \(layout.weight) < 'Infinity'::float8"
+        let usable = usableCondition
         let filter = layout.filter.map { "WHERE (\($0))" } ?? ""
         let sql = """
             SELECT count(*) FILTER (WHERE \(usable)), count(*) FILTER (WHERE \(usable) AND \(layout.weight) = 0),

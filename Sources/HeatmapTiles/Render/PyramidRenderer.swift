@@ -122,7 +122,10 @@ public struct PyramidRenderer: Sendable {
     ) {
         defer { queue.push(.finished) }
         while !progress.isStopping {
-            guard let tile = walk.next() else { return }
+            guard let tile = walk.next() else {
+                if let failure = walk.failure { queue.push(.failed("finding the tiles: \(failure.description)")) }
+                return
+            }
             if stored.contains(tile) {
                 progress.resumed.add(1, ordering: .relaxed)
                 continue
@@ -147,4 +150,7 @@ private final class SharedWalk: Sendable {
     init(_ walk: PyramidWalk) { self.walk = Mutex(walk) }
 
     func next() -> TileCoordinate? { walk.withLock { $0.next() } }
+
+    /// Why the walk ended early, if it did (see ``PyramidWalk/failure``).
+    var failure: HeatmapError? { walk.withLock { $0.failure } }
 }

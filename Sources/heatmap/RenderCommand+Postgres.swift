@@ -1,0 +1,78 @@
+import Foundation
+import HeatmapKit
+import HeatmapPostgres
+import HeatmapTiles
+
+extension RenderCommand {
+    /// Refuses what has no meaning for the source: `--layer-name` (a served layer's) always,
+    /// and with `--postgres` the options that read a file.
+    static func refuseWithPostgres(_ list: ArgumentList, postgres: Bool) throws(CommandError) {
+        if list.text("layer-name") != nil {
+            throw .usage("--layer-name names a served layer: render takes --name NAME for the tile set")
+        }
+        guard postgres else { return }
+        if list.text("data-format") != nil {
+            throw .usage(
+                "--data-format reads a file: with --postgres the table's columns are --lat, --lng, --weight or --geometry"
+            )
+        }
+        if list.flag("skip-invalid") {
+            throw .usage(
+                "--skip-invalid reads a file: with --postgres, rows with an unusable position or weight draw nothing "
+                    + "(heatmap info --postgres counts them)")
+        }
+    }
+
+    /// `render --postgres`: every tile from one state of the table. The source is pinned to the
+    /// table's change count at the start, which the walk's `EXISTS`, every tile and every M(z)
+    /// search check in their own statement or snapshot, so a render that meets a newer state
+    /// stops (saying so) rather than mix two; M(z) is computed once a zoom, before the tiles.
+    func runPostgres(_ connection: ConnectionString, _ table: PostgresTable) throws(CommandError) {
+        let timeout = statementTimeout.map { Duration.milliseconds(Int(($0 * 1000).rounded(.up))) }
+        let base = try PostgresArguments.source(connection, table, statementTimeout: timeout)
+        let count: Int64?
+        let extent: PostgresTableExtent
+        let source: PostgresSource
+        do {
+            count = try base.changeCount()
+            source = base.pinned(toChangeCount: count)
+            extent = try source.extent(sampling: false)
+        } catch {
+            throw CommandError(error.description)
+        }
+        if count == nil, !quiet {
+            FileHandle.standardError.write(
+                Data(
+                    ("heatmap: table \(table.name) has no change count (a table import did not make), so rows "
+                        + "written during the render may show in some tiles and not others\n").utf8))
+        }
+        let layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
+        let walk: PyramidWalk
+        do {
+            walk = try PyramidWalk(source: source, zooms: zooms, scale: scale, area: area) {
+                (zoom) throws(HeatmapError) in try layer.kernelRadius(zoom: zoom, scale: scale)
+            }
+        } catch {
+            throw CommandError(error.description)
+        }
+        var options = recorded
+        options["points"] = String(extent.rows)
+        options["change"] = count.map { String($0) } ?? "none"
+        let centre = extent.bounds.map { ($0.south + $0.north) / 2 } ?? 0
+        let failed = { (reason: String) -> String in
+            guard let count, let now = try? base.changeCount(), now != count else { return reason }
+            return "table \(table.name) changed during the render (change \(count) at the start, \(now) now), "
+                + "so it stopped rather than mix two states: \(reason); --resume refuses a newer state: "
+                + "render again with --force"
+        }
+        let metadata: TileMetadata
+        do {
+            metadata = self.metadata(
+                bounds: extent.bounds, points: extent.rows, centreLatitude: centre,
+                source: "PostgreSQL table \(table.name)", options: options, legends: try legends(layer))
+        } catch {
+            throw CommandError(failed(error.description))
+        }
+        try render(layer: layer, walk: walk, metadata: metadata, failed: failed)
+    }
+}
