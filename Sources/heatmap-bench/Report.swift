@@ -70,4 +70,5 @@ struct Report: Codable {
     var percentile: [PercentileMeasurement] = []
     var live: LiveMeasurement?
     var postgresSharded: ShardedMeasurement?
+    var uncached: UncachedMeasurement?
 }

@@ -76,6 +76,7 @@ extension TileService {
     private func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
         if let cached = cache[key] { return .success(cached) }
         let start = Self.seconds()
+        let startCPU = Self.threadCPUSeconds()
         let result: TileResult
         do {
             result = try layer.layer.tileFor(
@@ -99,7 +100,7 @@ extension TileService {
             return .failure(RenderFailure(status: 500, message: error.description))
         }
         let tile = RenderedTile(result)
-        metrics.rendered(seconds: Self.seconds() - start)
+        metrics.rendered(seconds: Self.seconds() - start, cpuSeconds: Self.threadCPUSeconds() - startCPU)
         if layer.current.generation == key.generation { cache.insert(tile, for: key) }
         return .success(tile)
     }
@@ -123,6 +124,13 @@ extension TileService {
     static func seconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
+    /// The CPU time of the calling thread, seconds.
+    static func threadCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
     }
 }
