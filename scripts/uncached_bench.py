@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`heatmap serve`'s uncached tiles against `heatmap-bench`'s, interleaved in one run.
 
-    swift build -c release && python3 scripts/uncached_bench.py [--rounds 3] [--repetitions 15]
+    swift build -c release && python3 scripts/uncached_bench.py [--rounds 3] [--repetitions 25]
         [--passes 2] [--connections N] [--out .build/bench/uncached.json]
 
 The inputs are the same for both: heatmap-bench's seeded 1M points (`--export`), written as a
@@ -9,7 +9,7 @@ CSV file the server loads (cache off, `--cache-mb 0`), and the same tiles (`heat
 uncached`: the dense and sparse zoom-16 tiles and the dense zoom-10 tile at 512 px, and 0/0/0@2x).
 Per tile, the CPU time of the thread drawing it: heatmap-bench's around `HeatmapTileLayer.tileFor`,
 the server's from its `heatmap_tile_render_cpu_seconds` histogram (one request then `/metrics`, on
-one connection), with the render's wall time both ways; medians of the repetitions. Then tiles
+one connection), with the render's wall time both ways; medians (and minima) of the repetitions. Then tiles
 per second on all cores: heatmap-bench over 600 tiles with data at zoom 9 (512 px, evenly spread),
 and wrk (one thread, 4 x cores connections) over the same tiles, each asked for `--passes` times
 (the cache is off), with the CPU time per tile of each whole process.
@@ -23,11 +23,13 @@ import json
 import os
 import platform
 import re
+import signal
 import struct
 import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from serve_bench import load_average, median  # noqa: E402
@@ -35,16 +37,10 @@ from serve_bench import load_average, median  # noqa: E402
 LUA = r"""
 local paths = {}
 for line in io.lines("%(list)s") do paths[#paths + 1] = line end
-local total = %(passes)d * #paths
 local counter = 0
-local responses = 0
 function request()
   counter = counter + 1
   return wrk.format("GET", paths[((counter - 1) %% #paths) + 1])
-end
-function response(status, headers, body)
-  responses = responses + 1
-  if responses >= total then wrk.thread:stop() end
 end
 function done(summary, latency, requests)
   local e = summary.errors
@@ -118,7 +114,8 @@ def server_tiles(port, pid, tiles, repetitions):
         for _ in range(repetitions):
             get(path)
         process = (process_cpu_ns(pid) - process) / 1e6 / repetitions
-        results.append({"tile": tile, "cpuMs": round(median(cpu), 4), "wallMs": round(median(wall), 4),
+        results.append({"tile": tile, "cpuMs": round(median(cpu), 4), "minimumCPUMs": round(min(cpu), 4),
+                        "wallMs": round(median(wall), 4),
                         "requestMs": round(median(request), 4), "processCPUMs": round(process, 4),
                         "pngBytes": sorted(sizes)})
     connection.close()
@@ -135,10 +132,20 @@ def server_throughput(args, server, list_path, tiles, folder, cores):
     connections = args.connections or 4 * cores
     load = load_average()
     cpu = process_cpu_ns(server.pid)
-    output = subprocess.run(
+    # wrk runs until the server has drawn the passes (its render count, polled), then SIGINT stops
+    # it and it reports; at most 10 minutes.
+    renders = render_count(args.port)
+    client = subprocess.Popen(
         ["wrk", "-t1", f"-c{connections}", "-d600s", "--timeout", "30s", "-s", script, f"http://127.0.0.1:{args.port}"],
-        capture_output=True, text=True, timeout=700, check=True).stdout
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.time() + 600
+    while client.poll() is None and time.time() < deadline:
+        if render_count(args.port) - renders >= args.passes * tiles:
+            break
+        time.sleep(0.05)
     cpu = process_cpu_ns(server.pid) - cpu
+    client.send_signal(signal.SIGINT)
+    output = client.communicate(timeout=60)[0]
     line = next(l for l in output.splitlines() if l.startswith("RESULT "))
     result = json.loads(line[len("RESULT "):])
     result["requests_per_s"] = round(result["requests"] / result["seconds"], 1)
@@ -157,7 +164,7 @@ def main():
     parser.add_argument("--bench-binary", default=".build/release/heatmap-bench")
     parser.add_argument("--port", type=int, default=18096)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--repetitions", type=int, default=15)
+    parser.add_argument("--repetitions", type=int, default=25)
     parser.add_argument("--passes", type=int, default=2, help="wrk's passes over the throughput tiles")
     parser.add_argument("--connections", type=int, default=0, help="wrk's connections (default 4 x cores)")
     parser.add_argument("--out", default=".build/bench/uncached.json")
@@ -205,8 +212,11 @@ def main():
         for j, t in enumerate(s["tiles"]["tiles"]):
             bench_cpu = sum(b["tiles"][j]["cpuMs"] for b in around) / 2
             bench_wall = sum(b["tiles"][j]["wallMs"] for b in around) / 2
+            bench_minimum = min(b["tiles"][j]["minimumCPUMs"] for b in around)
             per_tile.append({"tile": t["tile"], "bench_cpu_ms": round(bench_cpu, 4), "server_cpu_ms": t["cpuMs"],
-                             "cpu_ratio": round(t["cpuMs"] / bench_cpu, 3), "bench_wall_ms": round(bench_wall, 4),
+                             "cpu_ratio": round(t["cpuMs"] / bench_cpu, 3),
+                             "bench_minimum_cpu_ms": round(bench_minimum, 4), "server_minimum_cpu_ms": t["minimumCPUMs"],
+                             "minimum_cpu_ratio": round(t["minimumCPUMs"] / bench_minimum, 3), "bench_wall_ms": round(bench_wall, 4),
                              "server_wall_ms": t["wallMs"], "wall_ratio": round(t["wallMs"] / bench_wall, 3),
                              "server_request_ms": t["requestMs"], "server_process_cpu_ms": t["processCPUMs"],
                              "process_cpu_ratio": round(t["processCPUMs"] / bench_cpu, 3),
@@ -224,7 +234,8 @@ def main():
     for j, tile in enumerate(tiles):
         rows = [r["tiles"][j] for r in rounds]
         summary.append({"tile": tile, **{k: round(median([row[k] for row in rows]), 4) for k in (
-            "bench_cpu_ms", "server_cpu_ms", "cpu_ratio", "bench_wall_ms", "server_wall_ms", "wall_ratio",
+            "bench_cpu_ms", "server_cpu_ms", "cpu_ratio", "bench_minimum_cpu_ms", "server_minimum_cpu_ms",
+            "minimum_cpu_ratio", "bench_wall_ms", "server_wall_ms", "wall_ratio",
             "server_request_ms", "server_process_cpu_ms", "process_cpu_ratio", "request_wall_ratio")}, "same_png_bytes": all(row["same_png_bytes"] for row in rows)})
     report = {"benchmark": "heatmap serve's uncached tiles against heatmap-bench, interleaved",
               "machine": {"cores": cores, "system": platform.platform()}, "repetitions": args.repetitions,
@@ -246,6 +257,11 @@ def main():
         json.dump(report, f, indent=2)
         f.write("\n")
     print(f"wrote {args.out}")
+
+
+def render_count(port):
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
+        return metric(response.read().decode(), "heatmap_tile_render_seconds_count")
 
 
 def process_cpu_ns(pid):

@@ -20,7 +20,8 @@ extension TileService {
             layer: layer.name, generation: layer.current.generation, settings: settings, zoom: zoom, x: x, y: y,
             scale: scale)
         return cachedOrShared(request, key: key, route: route) { [self] done in
-            renderQueue.async { [self] in done(render(layer: layer, key: key)) }
+            let work: @Sendable () -> Void = { [self] in done(render(layer: layer, key: key)) }
+            if layer.current.data.source == nil { renderPool.async(work) } else { renderQueue.async(execute: work) }
         }
     }
 
