@@ -60,7 +60,9 @@ struct BenchmarkOptions {
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
             case "--shard": shardURLs.append(try value())
-            case "--uncached-tiles": uncachedTiles = try value().split(separator: ",").map(String.init)
+            case "--uncached-tiles":
+                uncachedTiles = try value().split(separator: ",").map(String.init)
+                for tile in uncachedTiles { _ = try UncachedBenchmark.parse(tile) }
             case "--uncached-zoom": uncachedZoom = try list(try value())[0]
             case "--uncached-scale": uncachedScale = try list(try value())[0]
             case "--uncached-limit": uncachedLimit = max(1, try list(try value())[0])
