@@ -6,6 +6,12 @@ struct BenchmarkOptions {
     var repetitions = 5
     var seed: UInt64 = 1
     var throughputZoom = 7
+    /// The `uncached` section's tiles (`Z/X/Y[@2x]`; empty for its defaults), and the zoom,
+    /// scale and most tiles of its throughput pass.
+    var uncachedTiles: [String] = []
+    var uncachedZoom = 9
+    var uncachedScale = 2
+    var uncachedLimit = 600
     var jsonPath: String?
     var exportPath: String?
     /// A PostgreSQL database for the `postgres` section (which is skipped without one).
@@ -22,7 +28,7 @@ struct BenchmarkOptions {
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
-        "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live",
+        "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "uncached",
     ]
 
     init() {}
@@ -54,6 +60,12 @@ struct BenchmarkOptions {
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
             case "--shard": shardURLs.append(try value())
+            case "--uncached-tiles":
+                uncachedTiles = try value().split(separator: ",").map(String.init)
+                for tile in uncachedTiles { _ = try UncachedBenchmark.parse(tile) }
+            case "--uncached-zoom": uncachedZoom = try list(try value())[0]
+            case "--uncached-scale": uncachedScale = try list(try value())[0]
+            case "--uncached-limit": uncachedLimit = max(1, try list(try value())[0])
             case "--only":
                 let names = Set(try value().split(separator: ",").map(String.init))
                 guard names.isSubset(of: Self.allSections) else {
@@ -72,6 +84,9 @@ struct BenchmarkOptions {
         let allowed = 1...1_000_000_000
         guard allowed.contains(points), sizes.allSatisfy(allowed.contains), zooms.allSatisfy((0...22).contains) else {
             throw OptionError("sizes must be in 1...1000000000 and zooms in 0...22")
+        }
+        guard (0...22).contains(uncachedZoom), (1...3).contains(uncachedScale) else {
+            throw OptionError("--uncached-zoom must be in 0...22 and --uncached-scale in 1...3")
         }
     }
 }

@@ -71,4 +71,5 @@ struct Report: Codable {
     var live: LiveMeasurement?
     var postgresSharded: ShardedMeasurement?
     var postgresRender: [PostgresRenderMeasurement] = []
+    var uncached: UncachedMeasurement?
 }

@@ -13,8 +13,13 @@ let usage = """
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         stacked, normalization, throughput, encoders, render, postgres,
-                        postgres-sharded, postgres-render, mean, percentile, live (the index is
-                        always built)
+                        postgres-sharded, postgres-render, mean, percentile, live, uncached (the
+                        index is always built)
+      --uncached-tiles  for uncached: tiles Z/X/Y[@2x], comma-separated (default: the dense and
+                        sparse tiles of zoom 16 and the dense one of zoom 10 at 512 px, and 0/0/0@2x)
+      --uncached-zoom, --uncached-scale, --uncached-limit  uncached's throughput pass: the tiles
+                        with data at that zoom and scale (at most the limit, evenly spread), on all
+                        cores (default 9, 2 and 600)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
@@ -247,6 +252,21 @@ if let t = report.throughput.last {
         String(
             format: "throughput zoom %d: %d tiles, %.1f tiles/s on %d threads, %.1f tiles/s on one", t.zoom, t.tiles,
             t.tilesPerSecond, t.threads, t.singleThreadTilesPerSecond))
+}
+
+// Tiles as the server draws them with its cache off (scripts/uncached_bench.py compares them).
+if options.sections.contains("uncached") {
+    let m = try UncachedBenchmark.measure(
+        bench: bench, tiles: options.uncachedTiles, zoom: options.uncachedZoom, scale: options.uncachedScale,
+        limit: options.uncachedLimit, repetitions: options.repetitions)
+    report.uncached = m
+    for t in m.tiles {
+        log(String(format: "uncached %@: CPU %.3f ms, wall %.3f ms, %d B", t.tile, t.cpuMs, t.wallMs, t.pngBytes))
+    }
+    log(
+        String(
+            format: "uncached zoom %d@%dx: %d tiles, %.1f tiles/s on %d threads", m.throughputZoom,
+            m.throughputScale, m.throughputTiles.count, m.tilesPerSecond, m.threads))
 }
 
 // Encoder settings on the dense tiles at 512 px.

@@ -10,6 +10,8 @@ public final class ServerMetrics: Sendable {
         var renderCounts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
         var renderCount = 0
         var renderSum = 0.0
+        var renderCPUCounts = [Int](repeating: 0, count: ServerMetrics.buckets.count)
+        var renderCPUSum = 0.0
         var cacheHits = 0
         var cacheMisses = 0
         var sharedRenders = 0
@@ -37,11 +39,16 @@ public final class ServerMetrics: Sendable {
         }
     }
 
-    func rendered(seconds: Double) {
+    /// A render of `seconds` wall time, of which `cpuSeconds` on the render thread's CPU clock
+    /// (`nil` for a render that waited elsewhere, such as a hosted layer's, counted as its wall time).
+    func rendered(seconds: Double, cpuSeconds: Double? = nil) {
+        let cpu = cpuSeconds ?? seconds
         state.withLock { state in
             state.renderCount += 1
             state.renderSum += seconds
+            state.renderCPUSum += cpu
             if let bucket = Self.buckets.firstIndex(where: { seconds <= $0 }) { state.renderCounts[bucket] += 1 }
+            if let bucket = Self.buckets.firstIndex(where: { cpu <= $0 }) { state.renderCPUCounts[bucket] += 1 }
         }
     }
 
@@ -76,17 +83,13 @@ public final class ServerMetrics: Sendable {
         metric(
             "heatmap_http_requests_total", "counter", "HTTP requests answered by the routes, by route and status.",
             requests.map { ("{route=\"\($0.key.route)\",status=\"\($0.key.status)\"}", "\($0.value)") })
-        var cumulative = 0
-        var buckets: [(String, String)] = []
-        for (bound, count) in zip(Self.buckets, s.renderCounts) {
-            cumulative += count
-            buckets.append(("{le=\"\(bound)\"}", "\(cumulative)"))
-        }
-        buckets.append(("{le=\"+Inf\"}", "\(s.renderCount)"))
-        out += "# HELP heatmap_tile_render_seconds Time to draw and encode a tile not in the cache.\n"
-        out += "# TYPE heatmap_tile_render_seconds histogram\n"
-        for (labels, value) in buckets { out += "heatmap_tile_render_seconds_bucket\(labels) \(value)\n" }
-        out += "heatmap_tile_render_seconds_sum \(s.renderSum)\nheatmap_tile_render_seconds_count \(s.renderCount)\n"
+        out += Self.histogram(
+            "heatmap_tile_render_seconds", "Time to draw and encode a tile not in the cache.", s.renderCounts,
+            sum: s.renderSum, count: s.renderCount)
+        out += Self.histogram(
+            "heatmap_tile_render_cpu_seconds",
+            "CPU time of the render thread drawing and encoding a tile not in the cache.", s.renderCPUCounts,
+            sum: s.renderCPUSum, count: s.renderCount)
         metric(
             "heatmap_tile_cache_hits_total", "counter", "Tile requests answered from the cache.",
             [("", "\(s.cacheHits)")])
@@ -124,6 +127,18 @@ public final class ServerMetrics: Sendable {
         metric(
             "heatmap_timeouts_total", "counter", "Connections closed for a timeout.",
             [("", "\(stats.timeouts.load(ordering: .relaxed))")])
+        return out
+    }
+
+    /// A histogram over ``buckets`` in the text format.
+    private static func histogram(_ name: String, _ help: String, _ counts: [Int], sum: Double, count: Int) -> String {
+        var out = "# HELP \(name) \(help)\n# TYPE \(name) histogram\n"
+        var cumulative = 0
+        for (bound, n) in zip(buckets, counts) {
+            cumulative += n
+            out += "\(name)_bucket{le=\"\(bound)\"} \(cumulative)\n"
+        }
+        out += "\(name)_bucket{le=\"+Inf\"} \(count)\n\(name)_sum \(sum)\n\(name)_count \(count)\n"
         return out
     }
 }

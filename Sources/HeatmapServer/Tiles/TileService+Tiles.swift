@@ -20,7 +20,8 @@ extension TileService {
         let key = TileKey(
             layer: layer.name, generation: epoch, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
         return cachedOrShared(request, key: key, route: route) { [self] done in
-            renderQueue.async { [self] in done(render(layer: layer, key: key, changes: changes)) }
+            let work: @Sendable () -> Void = { [self] in done(render(layer: layer, key: key, changes: changes)) }
+            if layer.current.data.source == nil { renderPool.async(work) } else { renderQueue.async(execute: work) }
         }
     }
 
@@ -77,6 +78,7 @@ extension TileService {
     private func render(layer: ServedLayer, key: TileKey, changes: Int) -> Result<RenderedTile, RenderFailure> {
         if let cached = cache[key] { return .success(cached) }
         let start = Self.seconds()
+        let startCPU = Self.threadCPUSeconds()
         let result: TileResult
         do {
             result = try layer.layer.tileFor(
@@ -100,7 +102,7 @@ extension TileService {
             return .failure(RenderFailure(status: 500, message: error.description))
         }
         let tile = RenderedTile(result)
-        metrics.rendered(seconds: Self.seconds() - start)
+        metrics.rendered(seconds: Self.seconds() - start, cpuSeconds: Self.threadCPUSeconds() - startCPU)
         layer.keep(tile, for: key, in: cache, ifUnchangedSince: changes)
         return .success(tile)
     }
@@ -124,6 +126,13 @@ extension TileService {
     static func seconds() -> Double {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
+    }
+
+    /// The CPU time of the calling thread, seconds.
+    static func threadCPUSeconds() -> Double {
+        var spec = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
         return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
     }
 }

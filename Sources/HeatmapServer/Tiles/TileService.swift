@@ -1,10 +1,12 @@
 import Dispatch
+import Foundation
 import HeatmapKit
 
 /// The tile server's responder: routes, the shared tile cache, one render per key, metrics.
 ///
-/// Cheap answers (cached tiles, JSON, the page) are made on the I/O thread; renders run on
-/// Dispatch's global queue, so on every core, and come back through the event loop.
+/// Cheap answers (cached tiles, JSON, the page) are made on the I/O thread; renders of in-memory
+/// layers run on a pool of a thread per core (those of databases and hosted layers on Dispatch's
+/// global queue), and come back through the event loop.
 public final class TileService: HTTPResponder {
     /// The layers in the order given.
     public let layers: [ServedLayer]
@@ -27,7 +29,10 @@ public final class TileService: HTTPResponder {
     let cache: TileCache<TileKey, RenderedTile>
     let inFlight = InFlightRenders()
     let assets: StaticAssets
+    /// Renders that may wait on something else (a database, an upstream, a percentile's pass).
     let renderQueue = DispatchQueue.global(qos: .userInitiated)
+    /// Renders of in-memory layers: CPU work on a thread per core.
+    let renderPool = RenderPool(threads: ProcessInfo.processInfo.activeProcessorCount)
 
     /// Creates the responder.
     ///
