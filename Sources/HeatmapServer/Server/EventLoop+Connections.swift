@@ -38,6 +38,9 @@ extension EventLoop {
                 if connection.draining { continue }
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
                 if connection.unparsed.count > connection.parser.readAhead { return }  // far ahead: wait
+                // A short read took all there was: no second call to hear EAGAIN (level-triggered,
+                // so anything arriving meanwhile is reported again).
+                if n < scratch.count { return }
             case .wouldBlock: return
             case .closed:
                 connection.peerClosed = true
@@ -151,7 +154,7 @@ extension EventLoop {
     /// Writes what the socket takes; closes or drains when done and asked to.
     func flush(_ connection: Connection) {
         while connection.hasPendingOutput {
-            switch Socket.write(connection.fd, chunks: connection.output, offset: connection.outputSent) {
+            switch Socket.write(connection.fd, chunks: connection.output, offset: connection.outputSent, vectors: vectors) {
             case .done(let n):
                 connection.sent(n)
                 connection.lastProgress = Socket.now()

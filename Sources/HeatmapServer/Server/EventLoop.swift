@@ -49,6 +49,8 @@ final class EventLoop: @unchecked Sendable {
     /// Out of descriptors: accepting waits a little rather than spinning on a ready listener.
     var acceptPausedUntil = 0.0
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    /// Room for one `writev`'s vectors.
+    let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: Socket.maxVectors)
     var dateSecond = -1
     var date = ""
 
@@ -79,6 +81,7 @@ final class EventLoop: @unchecked Sendable {
 
     deinit {
         scratch.deallocate()
+        vectors.deallocate()
         if listener >= 0 { close(listener) }  // never started
         close(epoll)
         close(wake)
