@@ -7,10 +7,10 @@ import Synchronization
     import CEpoll
 #endif
 
-/// One thread multiplexing its listener and its connections with epoll (level-triggered),
-/// non-blocking; the server runs one per core, each with its own `SO_REUSEPORT` listener on
-/// the same port. Responders' deferred work finishes on other threads and comes back through
-/// the inbox and a wake-up pipe.
+/// One thread multiplexing its connections with epoll (level-triggered), non-blocking; the
+/// server runs one per core, the first also accepting and handing connections to each in turn.
+/// Responders' deferred work finishes on other threads and comes back through the inbox and a
+/// wake-up pipe.
 ///
 /// `@unchecked Sendable`: everything but `inbox` (a mutex) and the descriptors set in `init`
 /// is touched only on the loop's thread.
