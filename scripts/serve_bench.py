@@ -399,6 +399,8 @@ def main():
                     for connections in [int(c) for c in args.connections.split(",")]:
                         targets = [("heatmap", args.port, server.pid)]
                         targets += [("nginx", args.port + 1, nginx.pid)] if nginx else []
+                        # Odd rounds go nginx first: neither server always runs right after the other.
+                        targets = targets[::-1] if round_number % 2 else targets
                         for server_name, port, pid in targets:
                             load = load_average()
                             cpu = cpu_seconds(pid)
