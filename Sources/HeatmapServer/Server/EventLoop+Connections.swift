@@ -38,9 +38,6 @@ extension EventLoop {
                 if connection.draining { continue }
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
                 if connection.unparsed.count > connection.parser.readAhead { return }  // far ahead: wait
-                // A short read took all there was: no second call to hear EAGAIN (level-triggered,
-                // so anything arriving meanwhile is reported again).
-                if n < scratch.count { return }
             case .wouldBlock: return
             case .closed:
                 connection.peerClosed = true
