@@ -30,6 +30,7 @@ import json
 import os
 import platform
 import re
+import resource
 import shutil
 import struct
 import subprocess
@@ -195,6 +196,7 @@ def load_average():
 
 
 def wrk(port, script, connections, duration, threads):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     output = subprocess.run(
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "10s", "-s", script,
          f"http://127.0.0.1:{port}"],
@@ -202,6 +204,11 @@ def wrk(port, script, connections, duration, threads):
     line = next(l for l in output.splitlines() if l.startswith("RESULT "))
     result = json.loads(line[len("RESULT "):])
     result["requests_per_s"] = round(result["requests"] / result["seconds"], 1)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    # wrk's own CPU per request: the client shares the cores, so a server that makes it work
+    # harder (more reads, more segments) slows itself down too.
+    wrk_cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+    result["wrk_cpu_us_per_request"] = round(1e6 * wrk_cpu / max(1, result["requests"]), 1)
     return result
 
 
@@ -392,6 +399,8 @@ def main():
                     for connections in [int(c) for c in args.connections.split(",")]:
                         targets = [("heatmap", args.port, server.pid)]
                         targets += [("nginx", args.port + 1, nginx.pid)] if nginx else []
+                        # Odd rounds go nginx first: neither server always runs right after the other.
+                        targets = targets[::-1] if round_number % 2 else targets
                         for server_name, port, pid in targets:
                             load = load_average()
                             cpu = cpu_seconds(pid)
@@ -403,7 +412,7 @@ def main():
                             runs.append(result)
                             print(f"{name:8} {server_name:7} c={connections:4}: {result['requests_per_s']:10.1f} "
                                   f"req/s, p50 {result['p50_ms']:.2f} ms, p99 {result['p99_ms']:.2f} ms, "
-                                  f"{result['cpu_us_per_request']} us CPU/request, errors "
+                                  f"{result['cpu_us_per_request']} us CPU/request (wrk {result['wrk_cpu_us_per_request']}), errors "
                                   f"{result['socket_errors']}+{result['bad_status']}, load {load}", flush=True)
                 metrics = urllib.request.urlopen(f"http://127.0.0.1:{args.port}/metrics", timeout=5).read().decode()
                 statuses = dict(re.findall(r'heatmap_http_requests_total\{route="tile",status="(\d+)"\} (\d+)', metrics))

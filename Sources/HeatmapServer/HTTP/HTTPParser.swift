@@ -119,9 +119,13 @@ public struct HTTPParser: Sendable {
     }
 
     static func parseRequestLine(_ line: ArraySlice<UInt8>) throws(HTTPParseError) -> HTTPRequest {
-        let parts = line.split(separator: 0x20, omittingEmptySubsequences: false)
-        guard parts.count == 3 else { throw .badRequest("the request line is not METHOD TARGET VERSION") }
-        let (method, target, version) = (parts[0], parts[1], parts[2])
+        // Exactly two spaces: METHOD SP TARGET SP VERSION (found without splitting into an array).
+        let space: UInt8 = 0x20
+        guard let first = line.firstIndex(of: space),
+            let second = line[(first + 1)...].firstIndex(of: space),
+            !line[(second + 1)...].contains(space)
+        else { throw .badRequest("the request line is not METHOD TARGET VERSION") }
+        let (method, target, version) = (line[..<first], line[(first + 1)..<second], line[(second + 1)...])
         guard !method.isEmpty, method.allSatisfy(\.isTokenCharacter) else { throw .badRequest("invalid method") }
         guard !target.isEmpty, target.allSatisfy({ (0x21...0x7E).contains($0) }) else {
             throw .badRequest("invalid request target")
@@ -139,7 +143,7 @@ public struct HTTPParser: Sendable {
         }
         let targetText = String(decoding: target, as: UTF8.self)
         guard
-            targetText.hasPrefix("/") || targetText.lowercased().hasPrefix("http://")
+            target.first == UInt8(ascii: "/") || targetText.lowercased().hasPrefix("http://")
                 || targetText.lowercased().hasPrefix("https://")
         else { throw .badRequest("the request target must be a path") }
         return HTTPRequest(method: String(decoding: method, as: UTF8.self), target: targetText, minorVersion: minor)
@@ -161,20 +165,35 @@ public struct HTTPParser: Sendable {
         return (String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self))
     }
 
-    /// Host, Connection, body framing.
+    /// Host, Connection, body framing: one pass over the fields finds those that matter (most
+    /// requests have a Host and nothing else of these), and only those are split and compared.
     static func interpret(_ request: inout HTTPRequest) throws(HTTPParseError) {
-        let hosts = request.headers["Host"]
-        if request.minorVersion == 1 && hosts.count != 1 { throw .badRequest("HTTP/1.1 needs exactly one Host field") }
-        if hosts.count > 1 { throw .badRequest("more than one Host field") }
-        let tokens = request.headers["Connection"].flatMap { $0.split(separator: ",") }.map {
-            $0.trimmingWhitespace().lowercased()
+        var hosts = 0
+        var (connection, length, transfer) = (false, false, false)
+        for field in request.headers {
+            switch field.name.utf8.count {
+            case 4 where field.name.caseInsensitiveEquals("Host"): hosts += 1
+            case 10 where field.name.caseInsensitiveEquals("Connection"): connection = true
+            case 14 where field.name.caseInsensitiveEquals("Content-Length"): length = true
+            case 17 where field.name.caseInsensitiveEquals("Transfer-Encoding"): transfer = true
+            default: break
+            }
         }
+        if request.minorVersion == 1 && hosts != 1 { throw .badRequest("HTTP/1.1 needs exactly one Host field") }
+        if hosts > 1 { throw .badRequest("more than one Host field") }
+        let tokens =
+            connection
+            ? request.headers["Connection"].flatMap { $0.split(separator: ",") }.map {
+                $0.trimmingWhitespace().lowercased()
+            } : []
         // `close` wins over `keep-alive` wherever either appears (RFC 9112 9.3, 9.6).
         request.keepAlive = !tokens.contains("close") && (request.minorVersion == 1 || tokens.contains("keep-alive"))
-        let lengths = request.headers["Content-Length"].flatMap {
-            $0.split(separator: ",", omittingEmptySubsequences: false)
-        }
-        .map { $0.trimmingWhitespace() }
+        let lengths =
+            length
+            ? request.headers["Content-Length"].flatMap {
+                $0.split(separator: ",", omittingEmptySubsequences: false)
+            }
+            .map { $0.trimmingWhitespace() } : []
         if !lengths.isEmpty {
             guard
                 lengths.allSatisfy({ !$0.isEmpty && $0.count < 19 && $0.utf8.allSatisfy { (0x30...0x39).contains($0) } }
@@ -183,7 +202,7 @@ public struct HTTPParser: Sendable {
             else { throw .badRequest("invalid Content-Length") }
             request.hasBody = (Int(lengths[0]) ?? 1) > 0
         }
-        if !request.headers["Transfer-Encoding"].isEmpty {
+        if transfer {
             guard lengths.isEmpty else { throw .badRequest("both Transfer-Encoding and Content-Length") }
             request.hasBody = true
         }

@@ -49,7 +49,10 @@ public struct HTTPRequest: Sendable, Equatable {
         let utf8 = target.utf8
         if utf8.first == UInt8(ascii: "/"), utf8.allSatisfy({ $0 < 0x80 }) {
             let end = utf8.firstIndex(of: UInt8(ascii: "#")) ?? utf8.endIndex
-            guard let mark = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else { return (String(target[..<end]), "") }
+            guard let mark = utf8[..<end].firstIndex(of: UInt8(ascii: "?")) else {
+                // The whole target (most requests): the same storage, not a copy.
+                return (end == utf8.endIndex ? target : String(target[..<end]), "")
+            }
             return (String(target[..<mark]), String(target[utf8.index(after: mark)..<end]))
         }
         var rest = Substring(target)

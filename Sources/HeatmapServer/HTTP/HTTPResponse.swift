@@ -74,8 +74,12 @@ public struct HTTPResponse: Sendable, Equatable {
     /// The status line and header fields with the blank line after them: the bytes before the body.
     public func serializedHead(keepAlive: Bool, date: String) -> [UInt8] {
         var head: [UInt8] = []
-        head.reserveCapacity(256)
-        func add(_ text: String) { head.append(contentsOf: text.utf8) }
+        head.reserveCapacity(512)
+        func add(_ text: String) {
+            // Native strings hand out their bytes: one copy, not a walk over the UTF-8 view.
+            var text = text
+            text.withUTF8 { head.append(contentsOf: $0) }
+        }
         add("HTTP/1.1 ")
         add(String(status.code))
         add(" ")

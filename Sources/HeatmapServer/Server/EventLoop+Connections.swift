@@ -151,7 +151,9 @@ extension EventLoop {
     /// Writes what the socket takes; closes or drains when done and asked to.
     func flush(_ connection: Connection) {
         while connection.hasPendingOutput {
-            switch Socket.write(connection.fd, chunks: connection.output, offset: connection.outputSent) {
+            switch Socket.write(
+                connection.fd, chunks: connection.output, offset: connection.outputSent, vectors: vectors)
+            {
             case .done(let n):
                 connection.sent(n)
                 connection.lastProgress = Socket.now()

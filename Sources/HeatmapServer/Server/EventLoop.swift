@@ -7,10 +7,10 @@ import Synchronization
     import CEpoll
 #endif
 
-/// One thread multiplexing its listener and its connections with epoll (level-triggered),
-/// non-blocking; the server runs one per core, each with its own `SO_REUSEPORT` listener on
-/// the same port. Responders' deferred work finishes on other threads and comes back through
-/// the inbox and a wake-up pipe.
+/// One thread multiplexing its connections with epoll (level-triggered), non-blocking; the
+/// server runs one per core, the first also accepting and handing connections to each in turn.
+/// Responders' deferred work finishes on other threads and comes back through the inbox and a
+/// wake-up pipe.
 ///
 /// `@unchecked Sendable`: everything but `inbox` (a mutex) and the descriptors set in `init`
 /// is touched only on the loop's thread.
@@ -49,6 +49,8 @@ final class EventLoop: @unchecked Sendable {
     /// Out of descriptors: accepting waits a little rather than spinning on a ready listener.
     var acceptPausedUntil = 0.0
     let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 16, alignment: 16)
+    /// Room for one `writev`'s vectors.
+    let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: Socket.maxVectors)
     var dateSecond = -1
     var date = ""
 
@@ -79,6 +81,7 @@ final class EventLoop: @unchecked Sendable {
 
     deinit {
         scratch.deallocate()
+        vectors.deallocate()
         if listener >= 0 { close(listener) }  // never started
         close(epoll)
         close(wake)

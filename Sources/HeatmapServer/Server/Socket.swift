@@ -128,14 +128,19 @@ enum Socket {
         return .closed
     }
 
-    /// Writes `chunks` in order, the first from `offset`, with one `writev` of at most 64 of
-    /// them, straight from their storage (no copy into a send buffer).
-    static func write(_ fd: Int32, chunks: [[UInt8]], offset: Int) -> IO {
-        let count = min(chunks.count, 64)
-        guard count > 0 else { return .done(0) }
-        var vectors = [iovec](repeating: iovec(), count: count)
-        let n = gather(chunks, index: 0, count: count, offset: offset, into: &vectors) { vectors, count in
-            Glibc.writev(fd, vectors, count)
+    /// The most chunks one `writev` takes (the caller's vectors hold this many).
+    static let maxVectors = 64
+
+    /// Writes `chunks` in order, the first from `offset`, with one `writev` of at most
+    /// ``maxVectors`` of them, straight from their storage (no copy into a send buffer);
+    /// `vectors` is the caller's room for them (an event loop's, so nothing is allocated).
+    static func write(
+        _ fd: Int32, chunks: [[UInt8]], offset: Int, vectors: UnsafeMutableBufferPointer<iovec>
+    ) -> IO {
+        let count = min(chunks.count, maxVectors, vectors.count)
+        guard count > 0, let base = vectors.baseAddress else { return .done(0) }
+        let n = gather(chunks, index: 0, count: count, offset: offset, into: base) {
+            Glibc.writev(fd, base, Int32(count))
         }
         if n >= 0 { return .done(n) }
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
@@ -144,20 +149,16 @@ enum Socket {
 
     /// Fills `vectors[index...]` with the chunks' storage, each pinned for the duration of `body`.
     private static func gather(
-        _ chunks: [[UInt8]], index: Int, count: Int, offset: Int, into vectors: inout [iovec],
-        _ body: (UnsafePointer<iovec>, Int32) -> Int
+        _ chunks: [[UInt8]], index: Int, count: Int, offset: Int, into vectors: UnsafeMutablePointer<iovec>,
+        _ body: () -> Int
     ) -> Int {
-        if index == count {
-            return vectors.withUnsafeBufferPointer { buffer in
-                buffer.baseAddress.map { body($0, Int32(buffer.count)) } ?? 0
-            }
-        }
+        if index == count { return body() }
         return chunks[index].withUnsafeBytes { raw in
             let skip = index == 0 ? min(offset, raw.count) : 0
             vectors[index] = iovec(
                 iov_base: UnsafeMutableRawPointer(mutating: raw.baseAddress.map { $0 + skip }),
                 iov_len: raw.count - skip)
-            return gather(chunks, index: index + 1, count: count, offset: offset, into: &vectors, body)
+            return gather(chunks, index: index + 1, count: count, offset: offset, into: vectors, body)
         }
     }
 

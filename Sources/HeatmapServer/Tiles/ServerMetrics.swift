@@ -28,11 +28,32 @@ public final class ServerMetrics: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The counts of nearly every request (tiles answered 200, 204 or 304; cache hits), kept
+    /// apart in atomics so that the I/O loops do not take the lock for them; merged into the
+    /// others when read.
+    private let tilesOK = Atomic<Int>(0)
+    private let tilesEmpty = Atomic<Int>(0)
+    private let tilesNotModified = Atomic<Int>(0)
+    private let cacheHits = Atomic<Int>(0)
 
     /// Counters at zero.
     public init() {}
 
     func request(route: String, status: Int) {
+        if route == "tile" {
+            switch status {
+            case 200:
+                tilesOK.add(1, ordering: .relaxed)
+                return
+            case 204:
+                tilesEmpty.add(1, ordering: .relaxed)
+                return
+            case 304:
+                tilesNotModified.add(1, ordering: .relaxed)
+                return
+            default: break
+            }
+        }
         state.withLock {
             $0.requests[RequestLabel(route: route, status: status), default: 0] += 1
             if status >= 500 { $0.errors += 1 }
@@ -53,6 +74,10 @@ public final class ServerMetrics: Sendable {
     }
 
     func cache(hit: Bool) {
+        if hit {
+            cacheHits.add(1, ordering: .relaxed)
+            return
+        }
         state.withLock { state in
             if hit { state.cacheHits += 1 } else { state.cacheMisses += 1 }
         }
@@ -73,7 +98,14 @@ public final class ServerMetrics: Sendable {
 
     /// The text exposition, with gauges passed in.
     func exposition(stats: ServerStats, cache: (count: Int, bytes: Int), layers: [(String, Int)]) -> String {
-        let s = state.withLock { $0 }
+        var s = state.withLock { $0 }
+        s.cacheHits += cacheHits.load(ordering: .relaxed)
+        for (status, count) in [
+            (200, tilesOK.load(ordering: .relaxed)), (204, tilesEmpty.load(ordering: .relaxed)),
+            (304, tilesNotModified.load(ordering: .relaxed)),
+        ] where count > 0 {
+            s.requests[RequestLabel(route: "tile", status: status), default: 0] += count
+        }
         var out = ""
         func metric(_ name: String, _ type: String, _ help: String, _ samples: [(String, String)]) {
             out += "# HELP \(name) \(help)\n# TYPE \(name) \(type)\n"

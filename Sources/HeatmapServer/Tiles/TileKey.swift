@@ -39,8 +39,33 @@ enum ETag {
         strong(hash: hash(bytes), count: bytes.count)
     }
 
+    /// `"HASH-LENGTH"`, lowercase hexadecimal without leading zeros, written in one allocation
+    /// (it is made for every tile response).
     static func strong(hash: UInt64, count: Int) -> String {
-        "\"" + String(hash, radix: 16) + "-" + String(count, radix: 16) + "\""
+        let length = UInt64(UInt(bitPattern: max(0, count)))
+        func digits(_ value: UInt64) -> Int { value == 0 ? 1 : (67 - value.leadingZeroBitCount) / 4 }
+        let total = digits(hash) + digits(length) + 3
+        return String(unsafeUninitializedCapacity: total) { buffer in
+            var i = 0
+            func put(_ byte: UInt8) {
+                buffer[i] = byte
+                i += 1
+            }
+            func put(hex value: UInt64) {
+                var shift = (digits(value) - 1) * 4
+                while shift >= 0 {
+                    let digit = UInt8(truncatingIfNeeded: (value >> UInt64(shift)) & 0xF)
+                    put(digit < 10 ? 0x30 + digit : 0x57 + digit)
+                    shift -= 4
+                }
+            }
+            put(UInt8(ascii: "\""))
+            put(hex: hash)
+            put(UInt8(ascii: "-"))
+            put(hex: length)
+            put(UInt8(ascii: "\""))
+            return i
+        }
     }
 
     /// FNV-1a's step over 8-byte words in four independent lanes (a byte-at-a-time FNV-1a cost

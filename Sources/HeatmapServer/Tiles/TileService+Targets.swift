@@ -8,11 +8,12 @@ extension TileService {
     /// `%5C`, `%00`); malformed escapes and bytes that are not UTF-8, overlong forms included
     /// (`%C0%AE`, `%E0%80%AF`); the same in the query's names and values.
     static func targetRefusal(path: String, query: String) -> (HTTPStatus, String)? {
+        if query.isEmpty, isPlain(path) { return nil }
         for segment in path.split(separator: "/", omittingEmptySubsequences: false).dropFirst() {
             if segment == "." || segment == ".." {
                 return (.notFound, "the path may not hold \".\" or \"..\" segments")
             }
-            guard segment.contains("%") else { continue }
+            guard segment.utf8.contains(UInt8(ascii: "%")) else { continue }
             guard let decoded = PercentDecoding.decode(segment) else {
                 return (
                     .notFound,
@@ -43,5 +44,23 @@ extension TileService {
             }
         }
         return nil
+    }
+
+    /// Whether a path has no `%` and no `.` or `..` segment, over its bytes (most requests):
+    /// then nothing in it can be refused, and the checks above need not split or decode it.
+    private static func isPlain(_ path: String) -> Bool {
+        // The segment under way (after the first `/`, as above): its length and whether all dots.
+        var (length, allDots, afterSlash) = (0, true, false)
+        for byte in path.utf8 {
+            if byte == UInt8(ascii: "%") { return false }
+            if byte == UInt8(ascii: "/") {
+                if afterSlash, allDots, (1...2).contains(length) { return false }
+                (length, allDots, afterSlash) = (0, true, true)
+            } else {
+                length += 1
+                allDots = allDots && byte == UInt8(ascii: ".")
+            }
+        }
+        return !(afterSlash && allDots && (1...2).contains(length))
     }
 }
