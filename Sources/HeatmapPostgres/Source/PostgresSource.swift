@@ -70,7 +70,7 @@ public final class PostgresSource: WeightSource {
     public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
         let (sql, parameters) = statement(for: query)
         let result = try pool.with { (connection) throws(PostgresError) in
-            try connection.execute(sql, parameters, binary: true)
+            try connection.executePrepared(sql, parameters, binary: true)
         }
         try Self.add(result, into: &sink)
     }
