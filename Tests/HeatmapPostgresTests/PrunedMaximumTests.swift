@@ -35,7 +35,7 @@ import Testing
         return points
     }
 
-    @Test("M(z) from SQL equals memory's at zooms 5 to 18, scales 1 and 2, for three seeds", arguments: [1, 2, 3])
+    @Test("M(z) from SQL equals memory's at zooms 5 to 17, scales 1 and 2, for three seeds", arguments: [1, 2, 3])
     func sameMaximum(seed: UInt64) throws {
         guard let cluster = try TestCluster.require() else { return }
         let points = Self.points(seed: seed)
@@ -43,7 +43,7 @@ import Testing
         try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
         let index = try PointIndex(points: points)
-        for zoom in [5, 7, 9, 11, 13, 16, 18] {
+        for zoom in [5, 8, 11, 14, 17] {
             for scale in [1, 2] {
                 let space = try PixelSpace(zoom: zoom, scale: scale)
                 let kernel = GaussianKernel(radius: 20 * scale)

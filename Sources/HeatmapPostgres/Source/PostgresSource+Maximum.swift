@@ -30,11 +30,22 @@ extension PostgresSource {
     func regionMaximum(
         level: Int, cx: UInt64, cy: UInt64, space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection
     ) throws(PostgresError) -> Float {
+        try regionMaximum(
+            cells: (level, cx...cx, cy...cy), space: space, kernel: kernel, on: connection)
+    }
+
+    /// The largest intensity the stand-in of the cells `columns` × `rows` of `level` units
+    /// (columns and rows inside the world) finds: exact for their pixels, a lower bound elsewhere.
+    func regionMaximum(
+        cells: (level: Int, columns: ClosedRange<UInt64>, rows: ClosedRange<UInt64>), space: PixelSpace,
+        kernel: GaussianKernel, on connection: PostgresConnection
+    ) throws(PostgresError) -> Float {
+        let level = UInt64(cells.level)
         let world = space.worldSize
-        let first = space.pixel(ofUnit: cx << UInt64(level))
-        let last = space.pixel(ofUnit: ((cx + 1) << UInt64(level)) - 1)
-        let top = space.pixel(ofUnit: cy << UInt64(level))
-        let bottom = space.pixel(ofUnit: ((cy + 1) << UInt64(level)) - 1)
+        let first = space.pixel(ofUnit: cells.columns.lowerBound << level)
+        let last = space.pixel(ofUnit: ((cells.columns.upperBound + 1) << level) - 1)
+        let top = space.pixel(ofUnit: cells.rows.lowerBound << level)
+        let bottom = space.pixel(ofUnit: ((cells.rows.upperBound + 1) << level) - 1)
         let rows = max(0, top - kernel.radius)..<min(world, bottom + 1 + kernel.radius)
         var builder = PointIndex.Builder()
         // The padded columns, split where they cross the antimeridian.

@@ -7,72 +7,87 @@ import HeatmapKit
 /// a window of 2R + 1 pixels meets at most 2 × 2 cells at least 2R pixels wide. So a pixel
 /// brighter than a found intensity `best` lies within R pixels of a cell heavier than
 /// `best / 4`. The cells' weights come in one `GROUP BY` (from the cell summaries where
-/// they hold the level and the current rows, else from the rows), heaviest first; the blocks
-/// of 4 × 4 cells around each heavy cell are searched exactly (``regionMaximum(level:cx:cy:space:kernel:on:)``),
-/// raising `best` as they go, until the next cell is not heavier than `best / 4`: every pixel
-/// not searched is then no brighter than `best`, which is M(z), exact.
+/// they hold the level and the current rows, else from the rows), heaviest first. The blocks
+/// of 4 × 4 cells around the heaviest are searched exactly first, which gives `best`; then
+/// the blocks around every cell heavier than `best / 4`, gathered by 8 × 8 blocks into one
+/// rectangle each (one statement, one stand-in search, see
+/// ``regionMaximum(cells:space:kernel:on:)``). Every pixel not searched is then no brighter
+/// than `best`, so the largest found is M(z), exact.
 extension PostgresSource {
     /// The share of the heaviest cell's weight above which the first statement returns cells;
     /// when the bound ends lower, a second statement returns the cells down to it.
-    static var prunedFirstShare: Double { 1.0 / 16 }
+    static var prunedFirstShare: Double { 1.0 / 64 }
 
-    /// M(z) by the pruned regional search; every statement on `connection`.
+    /// M(z) by the pruned regional search, every statement on `connection`; `nil` when the
+    /// kernel reaches too far for cells of the search's sizes (the search from the root then).
     func prunedMaximum(space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection)
-        throws(PostgresError) -> Float
+        throws(PostgresError) -> Float?
     {
         // Cells of 2^level units, at least 2R pixels wide (a pixel is 2^(24 - zoom) / scale units).
         let unitsPerPixel = Double(UInt64(1) << UInt64(24 - space.zoom)) / Double(space.scale)
         var level = 24 - space.zoom
-        while level < 30, Double(UInt64(1) << UInt64(level)) / unitsPerPixel < Double(2 * kernel.radius) {
+        while level < 29, Double(UInt64(1) << UInt64(level)) / unitsPerPixel < Double(2 * kernel.radius) {
             level += 1
         }
-        let blockLevel = min(level + 2, 31)
+        guard Double(UInt64(1) << UInt64(level)) / unitsPerPixel >= Double(2 * kernel.radius) else { return nil }
+        let blockShift: UInt64 = 2
+        let groupShift: UInt64 = 3
         let margin: Double = 1 - 1e-4
         var cells = try heavyCells(level: level, minimum: nil, on: connection)
         guard let heaviest = cells.first?.weight, heaviest > 0 else { return 0 }
-        var fetchedDownTo = heaviest * Self.prunedFirstShare
-        var best: Float = 0
-        var searched = Set<UInt64>()
-        let blocksPerSide = UInt64(1) << UInt64(32 - blockLevel)
-        var seen = Set<UInt64>()
-        var index = 0
-        while true {
-            if index == cells.count {
-                // Every cell returned was searched around: the rest are lighter than `fetchedDownTo`.
-                let needed = Double(best) / 4 * margin
-                guard needed < fetchedDownTo else { break }
-                cells = try heavyCells(level: level, minimum: needed, on: connection)
-                    .filter { !seen.contains($0.x << 32 | $0.y) }
-                fetchedDownTo = needed
-                index = 0
-                if cells.isEmpty { break }
-                continue
-            }
-            let cell = cells[index]
-            // Heaviest first: from a cell no heavier than the bound on, none of the list is.
-            guard cell.weight > Double(best) / 4 * margin else {
-                index = cells.count
-                continue
-            }
-            index += 1
-            seen.insert(cell.x << 32 | cell.y)
-            // The blocks holding the cell and its 8 neighbours (columns wrap, rows stop at the poles).
-            let shift = UInt64(blockLevel - level)
-            let perSide = UInt64(1) << UInt64(32 - level)
-            for dy in -1...1 {
-                let y = Int64(cell.y) + Int64(dy)
-                guard y >= 0, y < Int64(perSide) else { continue }
-                for dx in -1...1 {
-                    let x = (Int64(cell.x) + Int64(dx) + Int64(perSide)) % Int64(perSide)
-                    let bx = UInt64(x) >> shift
-                    let by = UInt64(y) >> shift
-                    guard searched.insert(by * blocksPerSide + bx).inserted else { continue }
-                    best = max(
-                        best,
-                        try regionMaximum(
-                            level: blockLevel, cx: bx, cy: by, space: space, kernel: kernel, on: connection))
+        let perSide = Int64(1) << Int64(32 - level)
+        // The blocks (of 2^blockShift cells a side) holding a cell and its 8 neighbours
+        // (columns wrap, rows stop at the poles).
+        func blocks(around cell: (x: UInt64, y: UInt64, weight: Double)) -> [UInt64] {
+            var found: [UInt64] = []
+            for dy in Int64(-1)...1 {
+                let y = Int64(cell.y) + dy
+                guard y >= 0, y < perSide else { continue }
+                for dx in Int64(-1)...1 {
+                    let x = (Int64(cell.x) + dx + perSide) % perSide
+                    found.append((UInt64(y) >> blockShift) << 32 | UInt64(x) >> blockShift)
                 }
             }
+            return found
+        }
+        let blockLevel = level + Int(blockShift)
+        var searched = Set<UInt64>()
+        var best: Float = 0
+        for block in Set(blocks(around: cells[0])) {
+            searched.insert(block)
+            best = max(
+                best,
+                try regionMaximum(
+                    level: blockLevel, cx: block & 0xFFFF_FFFF, cy: block >> 32, space: space, kernel: kernel,
+                    on: connection))
+        }
+        let needed = Double(best) / 4 * margin
+        if needed < heaviest * Self.prunedFirstShare {
+            cells = try heavyCells(level: level, minimum: needed, on: connection)
+        }
+        // The blocks left around the heavy cells, gathered by groups of 2^groupShift blocks a side.
+        var groups: [UInt64: (columns: ClosedRange<UInt64>, rows: ClosedRange<UInt64>)] = [:]
+        for cell in cells where cell.weight > needed {
+            for block in blocks(around: cell) where searched.insert(block).inserted {
+                let bx = block & 0xFFFF_FFFF
+                let by = block >> 32
+                let key = (by >> groupShift) << 32 | bx >> groupShift
+                if let old = groups[key] {
+                    groups[key] = (
+                        min(old.columns.lowerBound, bx)...max(old.columns.upperBound, bx),
+                        min(old.rows.lowerBound, by)...max(old.rows.upperBound, by)
+                    )
+                } else {
+                    groups[key] = (bx...bx, by...by)
+                }
+            }
+        }
+        for key in groups.keys.sorted() {
+            guard let group = groups[key] else { continue }
+            best = max(
+                best,
+                try regionMaximum(
+                    cells: (blockLevel, group.columns, group.rows), space: space, kernel: kernel, on: connection))
         }
         return best
     }
