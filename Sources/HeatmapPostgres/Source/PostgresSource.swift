@@ -107,17 +107,18 @@ public final class PostgresSource: WeightSource {
             fresh, "level = $8::int2", "x >= $\(n - 3)::int8", "x < $\(n - 2)::int8", "y >= $\(n - 1)::int8",
             "y < $\(n)::int8",
         ]
-        var ranges: [String] = []
-        for range in KeyRanges.covering(
+        // The key ranges as two arrays, one B-tree scan each: the statement's text is the same
+        // for every tile, so that its prepared plan is reused.
+        let covering = KeyRanges.covering(
             columns: UInt64(query.columns.lowerBound)..<UInt64(query.columns.upperBound),
             rows: UInt64(query.rows.lowerBound)..<UInt64(query.rows.upperBound))
-        {
-            parameters += ["\(range.lowerBound)", "\(range.upperBound)"]
-            ranges.append("key BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
-        }
-        conditions.append("(" + ranges.joined(separator: " OR ") + ")")
+        parameters.append("{" + covering.map { "\($0.lowerBound)" }.joined(separator: ",") + "}")
+        parameters.append("{" + covering.map { "\($0.upperBound)" }.joined(separator: ",") + "}")
+        conditions.append("key BETWEEN k.low AND k.high")
         let sql =
-            "SELECT x, y, weight FROM \(cells) WHERE \(conditions.joined(separator: " AND ")) UNION ALL \(rows.0)"
+            "SELECT c.* FROM unnest($\(parameters.count - 1)::int8[], $\(parameters.count)::int8[]) AS k(low, high) "
+            + "CROSS JOIN LATERAL (SELECT x, y, weight FROM \(cells) WHERE \(conditions.joined(separator: " AND ")) "
+            + "OFFSET 0) c UNION ALL \(rows.0)"
         return (sql, parameters)
     }
 
