@@ -83,13 +83,9 @@ extension PostgresSource {
         return builder.build().maximumIntensity(space: space, kernel: kernel)
     }
 
-    /// The statement for the pixel weights of `columns` × `rows` (inside the world) from the
-    /// rows, as tiles read them.
+    /// The statement for the pixel weights of `columns` × `rows` (inside the world), as tiles
+    /// read them (from the summaries while they hold the pixels' level).
     func pixelStatement(columns: Range<Int>, rows: Range<Int>, space: PixelSpace) -> (String, [String?]) {
-        let units = (
-            space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
-            space.firstUnit(ofPixel: rows.lowerBound)..<space.firstUnit(ofPixel: rows.upperBound)
-        )
-        return rowStatement(units: units, space: space)
+        statement(space: space, columns: columns, rows: rows)
     }
 }
