@@ -12,8 +12,13 @@ public final class PostgresConnection: @unchecked Sendable {
     let secrets: [String]
     /// The connection string without its password.
     public let target: String
+    /// The statements prepared on this connection, by their text: their names (see
+    /// `PostgresConnection+Prepared.swift`).
+    var preparedNames: [String: String] = [:]
 
-    /// Connects; libpq reads what the string leaves out from `PG*` variables and `.pgpass`.
+    /// Connects; libpq reads what the string leaves out from `PG*` variables and `.pgpass`,
+    /// with TCP keepalives on unless the string sets them (see
+    /// ``ConnectionString/keepaliveDefaults``).
     ///
     /// - Throws: ``PostgresError/connectionFailed(target:reason:)``.
     public init(_ conninfo: ConnectionString) throws(PostgresError) {
@@ -22,7 +27,7 @@ public final class PostgresConnection: @unchecked Sendable {
         if let password = getenv("PGPASSWORD").map({ String(cString: $0) }) { secrets.append(password) }
         self.secrets = secrets
         target = conninfo.description
-        guard let connection = PQconnectdb(conninfo.text) else {
+        guard let connection = Self.connect(conninfo) else {
             throw .connectionFailed(target: conninfo.description, reason: "libpq could not allocate a connection")
         }
         guard PQstatus(connection) == CONNECTION_OK else {

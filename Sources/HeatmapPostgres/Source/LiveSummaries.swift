@@ -45,6 +45,8 @@ enum LiveSummaries {
 
     /// (Re)creates the triggers of `table` (quoted) that keep `cells` (quoted) exact.
     static func install(table: String, cells: String, on connection: PostgresConnection) throws(PostgresError) {
+        // Two imports replacing the shared function at once collide: one at a time, until commit.
+        try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
         try connection.execute(function)
         let base = String(table.split(separator: ".").last ?? Substring(table)).dropFirst().dropLast()
             .replacing("\"\"", with: "\"")

@@ -1,23 +1,20 @@
 import HeatmapKit
 
 extension PostgresSource {
-    /// The most occupied pixels a region's stand-in index holds (about 30 MB).
-    static var regionPixels: Int { 1 << 20 }
-
     /// The zooms from which M(z) is found region by region rather than from the root.
     static var regionZooms: ClosedRange<Int> { 5...22 }
 
-    /// M(z), exact, in bounded memory and few statements at fine zooms: the world is cut into
-    /// aligned regions holding at most ``regionPixels`` rows each (counted in SQL, a region
-    /// split in four while it holds more); for each, one statement returns the weight of every
-    /// occupied pixel of the region padded by the kernel's reach, which an in-memory
+    /// M(z), exact, in bounded memory and few statements at fine zooms: the regions around
+    /// the cells heavy enough to hold a brighter pixel than the best found so far (see
+    /// `PostgresSource+PrunedMaximum.swift`); for each, one statement returns the weight of
+    /// every occupied pixel of the region padded by the kernel's reach, which an in-memory
     /// ``PointIndex`` stand-in (a point at each pixel's centre, of the pixel's weight) searches
     /// with the exact in-memory search. Every pixel of a region sees all its neighbours in the
     /// stand-in, so its intensity there is exact; pixels of the padding see fewer, so theirs
-    /// are lower bounds: the largest over the regions is M(z). Coarser zooms, and tables
-    /// without an index on the key, and sharded tables (whose regions would be summed on the
-    /// coordinator), search from the root (over the summaries where they hold): `nil` here.
-    /// Every statement runs on `connection`, inside the caller's snapshot.
+    /// are lower bounds. Coarser zooms, and tables without an index on the key, and sharded
+    /// tables (whose regions would be summed on the coordinator), search from the root (over
+    /// the summaries where they hold): `nil` here. Every statement runs on `connection`,
+    /// inside the caller's snapshot.
     func regionalMaximum(space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection)
         throws(PostgresError) -> Float?
     {
@@ -25,58 +22,7 @@ extension PostgresSource {
         guard Self.regionZooms.contains(space.zoom), layout.keyIndexed, layout.partitionShift == nil else {
             return nil
         }
-        var best: Float = 0
-        var pending = try rowCounts(level: 26, within: nil, on: connection)
-        while let (level, cx, cy, count) = pending.popLast() {
-            let pixels = (1 << level) / (1 << (32 - space.zoom - 8)) * space.scale
-            if count > Self.regionPixels, level > 0, pixels > 4 * kernel.radius {
-                pending += try rowCounts(level: level - 1, within: (level, cx, cy), on: connection)
-                continue
-            }
-            best = max(
-                best,
-                try regionMaximum(level: level, cx: cx, cy: cy, space: space, kernel: kernel, on: connection))
-        }
-        return best
-    }
-
-    /// The rows of positive weight per cell of `level` (of the whole table, or of one cell
-    /// of `level + 1`): (level, column, row, count).
-    func rowCounts(level: Int, within cell: (level: Int, x: UInt64, y: UInt64)?, on connection: PostgresConnection)
-        throws(PostgresError) -> [(Int, UInt64, UInt64, Int)]
-    {
-        var conditions = ["\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8"]
-        var parameters: [String?] = []
-        if let cell {
-            let x0 = cell.x << UInt64(cell.level)
-            let y0 = cell.y << UInt64(cell.level)
-            let size = UInt64(1) << UInt64(cell.level)
-            parameters = ["\(x0)", "\(x0 + size)", "\(y0)", "\(y0 + size)"]
-            conditions += [
-                "\(layout.x) >= $1::int8", "\(layout.x) < $2::int8", "\(layout.y) >= $3::int8",
-                "\(layout.y) < $4::int8",
-            ]
-            if layout.keyIndexed {
-                let low = Int64(bitPattern: KeyRanges.key(x: x0, y: y0))
-                let high = Int64(bitPattern: KeyRanges.key(x: x0, y: y0) | ((size * size) &- 1))
-                parameters += ["\(low)", "\(high)"]
-                conditions.append("\(layout.key) BETWEEN $5::int8 AND $6::int8")
-            }
-        }
-        if let filter = layout.filter { conditions.append("(\(filter))") }
-        let sql =
-            "SELECT \(layout.x) >> \(level), \(layout.y) >> \(level), count(*)::int8 FROM \(layout.table) "
-            + "WHERE \(conditions.joined(separator: " AND ")) GROUP BY 1, 2"
-        let result = try connection.execute(sql, parameters, binary: true)
-        if let hook = hooks.afterStatement.withLock({ $0 }) { hook() }
-        var counts: [(Int, UInt64, UInt64, Int)] = []
-        for row in 0..<result.rowCount {
-            guard let x = result.int64(row, 0), let y = result.int64(row, 1), let n = result.int64(row, 2), x >= 0,
-                y >= 0
-            else { throw .invalidAnswer("a cell's position or count is missing") }
-            counts.append((level, UInt64(x), UInt64(y), Int(n)))
-        }
-        return counts
+        return try prunedMaximum(space: space, kernel: kernel, on: connection)
     }
 
     /// The largest intensity the stand-in of one region (cell `cx`, `cy` of `level` units)
@@ -84,11 +30,22 @@ extension PostgresSource {
     func regionMaximum(
         level: Int, cx: UInt64, cy: UInt64, space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection
     ) throws(PostgresError) -> Float {
+        try regionMaximum(
+            cells: (level, cx...cx, cy...cy), space: space, kernel: kernel, on: connection)
+    }
+
+    /// The largest intensity the stand-in of the cells `columns` × `rows` of `level` units
+    /// (columns and rows inside the world) finds: exact for their pixels, a lower bound elsewhere.
+    func regionMaximum(
+        cells: (level: Int, columns: ClosedRange<UInt64>, rows: ClosedRange<UInt64>), space: PixelSpace,
+        kernel: GaussianKernel, on connection: PostgresConnection
+    ) throws(PostgresError) -> Float {
+        let level = UInt64(cells.level)
         let world = space.worldSize
-        let first = space.pixel(ofUnit: cx << UInt64(level))
-        let last = space.pixel(ofUnit: ((cx + 1) << UInt64(level)) - 1)
-        let top = space.pixel(ofUnit: cy << UInt64(level))
-        let bottom = space.pixel(ofUnit: ((cy + 1) << UInt64(level)) - 1)
+        let first = space.pixel(ofUnit: cells.columns.lowerBound << level)
+        let last = space.pixel(ofUnit: ((cells.columns.upperBound + 1) << level) - 1)
+        let top = space.pixel(ofUnit: cells.rows.lowerBound << level)
+        let bottom = space.pixel(ofUnit: ((cells.rows.upperBound + 1) << level) - 1)
         let rows = max(0, top - kernel.radius)..<min(world, bottom + 1 + kernel.radius)
         var builder = PointIndex.Builder()
         // The padded columns, split where they cross the antimeridian.
@@ -101,7 +58,7 @@ extension PostgresSource {
         }
         for part in parts {
             let (sql, parameters) = pixelStatement(columns: part, rows: rows, space: space)
-            let result = try connection.execute(sql, parameters, binary: true)
+            let result = try connection.executePrepared(sql, parameters, binary: true)
             if let hook = hooks.afterStatement.withLock({ $0 }) { hook() }
             for row in 0..<result.rowCount {
                 guard let column = result.int64(row, 0), let line = result.int64(row, 1),
@@ -126,13 +83,9 @@ extension PostgresSource {
         return builder.build().maximumIntensity(space: space, kernel: kernel)
     }
 
-    /// The statement for the pixel weights of `columns` × `rows` (inside the world) from the
-    /// rows, as tiles read them.
+    /// The statement for the pixel weights of `columns` × `rows` (inside the world), as tiles
+    /// read them (from the summaries while they hold the pixels' level).
     func pixelStatement(columns: Range<Int>, rows: Range<Int>, space: PixelSpace) -> (String, [String?]) {
-        let units = (
-            space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
-            space.firstUnit(ofPixel: rows.lowerBound)..<space.firstUnit(ofPixel: rows.upperBound)
-        )
-        return rowStatement(units: units, space: space)
+        statement(space: space, columns: columns, rows: rows)
     }
 }

@@ -28,19 +28,19 @@ extension PostgresSource {
     /// For a sharded table with summaries, at a summarised pixel level: the cells of the query's
     /// pixels, each from the one shard that holds it (every partition's scan ships its `WHERE`
     /// in the Remote SQL; nothing is summed on the coordinator); `nil` otherwise.
-    func shardSummaryStatement(for query: WeightQuery) -> (String, [String?])? {
+    func shardSummaryStatement(space: PixelSpace, columns: Range<Int>, rows: Range<Int>) -> (String, [String?])? {
         guard let cells = layout.shardCells?.table, let finest = layout.shardCells?.finest,
-            let level = query.space.pixelLevel,
+            let level = space.pixelLevel,
             CellSummaries.levels.contains(level), level >= finest
         else { return nil }
         var parameters: [String?] = [
-            "\(level)", "\(query.columns.lowerBound)", "\(query.columns.upperBound)", "\(query.rows.lowerBound)",
-            "\(query.rows.upperBound)",
+            "\(level)", "\(columns.lowerBound)", "\(columns.upperBound)", "\(rows.lowerBound)",
+            "\(rows.upperBound)",
         ]
         var ranges: [String] = []
         for range in KeyRanges.covering(
-            columns: UInt64(query.columns.lowerBound)..<UInt64(query.columns.upperBound),
-            rows: UInt64(query.rows.lowerBound)..<UInt64(query.rows.upperBound))
+            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
+            rows: UInt64(rows.lowerBound)..<UInt64(rows.upperBound))
         {
             parameters += ["\(range.lowerBound)", "\(range.upperBound)"]
             ranges.append("key BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")

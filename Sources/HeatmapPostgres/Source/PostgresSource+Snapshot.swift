@@ -37,7 +37,7 @@ struct SnapshotSource: WeightSource {
         }
         let (sql, parameters) = source.statement(for: query)
         try turns.connection.withLock { (connection) throws(PostgresError) in
-            let result = try connection.execute(sql, parameters, binary: true)
+            let result = try connection.executePrepared(sql, parameters, binary: true)
             try PostgresSource.add(result, into: &sink)
         }
         if let hook = source.hooks.afterStatement.withLock({ $0 }) { hook() }

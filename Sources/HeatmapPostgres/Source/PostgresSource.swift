@@ -70,7 +70,7 @@ public final class PostgresSource: WeightSource {
     public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
         let (sql, parameters) = statement(for: query)
         let result = try pool.with { (connection) throws(PostgresError) in
-            try connection.execute(sql, parameters, binary: true)
+            try connection.executePrepared(sql, parameters, binary: true)
         }
         try Self.add(result, into: &sink)
     }
@@ -90,35 +90,47 @@ public final class PostgresSource: WeightSource {
 
     /// The statement and its parameters for a query's pixel weights.
     func statement(for query: WeightQuery) -> (String, [String?]) {
-        if let sharded = shardSummaryStatement(for: query) { return sharded }
-        guard let cells = layout.summaries, layout.filter == nil, let level = query.space.pixelLevel,
+        statement(space: query.space, columns: query.columns, rows: query.rows)
+    }
+
+    /// The statement and its parameters for the pixel weights of `columns` × `rows` (inside
+    /// the world) at `space`: from the summaries while they hold the pixels' level, else the rows.
+    func statement(space: PixelSpace, columns: Range<Int>, rows pixelRows: Range<Int>) -> (String, [String?]) {
+        if let sharded = shardSummaryStatement(space: space, columns: columns, rows: pixelRows) { return sharded }
+        let units = (
+            space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
+            space.firstUnit(ofPixel: pixelRows.lowerBound)..<space.firstUnit(ofPixel: pixelRows.upperBound)
+        )
+        guard let cells = layout.summaries, layout.filter == nil, let level = space.pixelLevel,
             CellSummaries.levels.contains(level)
-        else { return rowStatement(for: query) }
+        else { return rowStatement(units: units, space: space) }
         // The summaries while they hold the current rows, else the rows: one statement, one snapshot.
         let fresh = "(\(CellSummaries.freshCondition(parameter: 7, level: 8)))"
         let rows = rowStatement(
-            for: query, firstParameters: [layout.qualifiedName, "\(level)"], condition: "NOT \(fresh)")
+            units: units, space: space, firstParameters: [layout.qualifiedName, "\(level)"],
+            condition: "NOT \(fresh)")
         var parameters = rows.1
         parameters += [
-            "\(query.columns.lowerBound)", "\(query.columns.upperBound)", "\(query.rows.lowerBound)",
-            "\(query.rows.upperBound)",
+            "\(columns.lowerBound)", "\(columns.upperBound)", "\(pixelRows.lowerBound)",
+            "\(pixelRows.upperBound)",
         ]
         let n = parameters.count
         var conditions = [
             fresh, "level = $8::int2", "x >= $\(n - 3)::int8", "x < $\(n - 2)::int8", "y >= $\(n - 1)::int8",
             "y < $\(n)::int8",
         ]
-        var ranges: [String] = []
-        for range in KeyRanges.covering(
-            columns: UInt64(query.columns.lowerBound)..<UInt64(query.columns.upperBound),
-            rows: UInt64(query.rows.lowerBound)..<UInt64(query.rows.upperBound))
-        {
-            parameters += ["\(range.lowerBound)", "\(range.upperBound)"]
-            ranges.append("key BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
-        }
-        conditions.append("(" + ranges.joined(separator: " OR ") + ")")
+        // The key ranges as two arrays, one B-tree scan each: the statement's text is the same
+        // for every tile, so that its prepared plan is reused.
+        let covering = KeyRanges.covering(
+            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
+            rows: UInt64(pixelRows.lowerBound)..<UInt64(pixelRows.upperBound))
+        parameters.append("{" + covering.map { "\($0.lowerBound)" }.joined(separator: ",") + "}")
+        parameters.append("{" + covering.map { "\($0.upperBound)" }.joined(separator: ",") + "}")
+        conditions.append("key BETWEEN k.low AND k.high")
         let sql =
-            "SELECT x, y, weight FROM \(cells) WHERE \(conditions.joined(separator: " AND ")) UNION ALL \(rows.0)"
+            "SELECT c.* FROM unnest($\(parameters.count - 1)::int8[], $\(parameters.count)::int8[]) AS k(low, high) "
+            + "CROSS JOIN LATERAL (SELECT x, y, weight FROM \(cells) WHERE \(conditions.joined(separator: " AND ")) "
+            + "OFFSET 0) c UNION ALL \(rows.0)"
         return (sql, parameters)
     }
 
