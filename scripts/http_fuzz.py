@@ -14,22 +14,16 @@ closed a connection, left a request unanswered, answered 5xx or changed the know
 Standard library only; traffic goes to 127.0.0.1 only.
 """
 import argparse
-import json
-import multiprocessing
 import os
 import random
 import struct
-import subprocess
 import sys
-import tempfile
 import time
 import urllib.parse
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from http_pipeline import Closed, PipelinedClient, peak_rss_mb, rss_mb  # noqa: E402
-
-LAYER = "police_stations"
-KNOWN = f"/{LAYER}/6/57/39.png"
+from http_campaign import LAYER, known_tile_holds, run  # noqa: E402
+from http_pipeline import Closed, PipelinedClient  # noqa: E402
 EXTREMES = [
     "4e-45", "1e-45", "1.4e-45", "1e-300", "4.9e-324", "5e-324", "2.2250738585072014e-308", "1e-400", "0x1p-1074",
     "0x1.fffffffffffffp1023", "0x1p-149", "1e308", "1.7976931348623157e308", "1e309", "3.4028235e38",
@@ -147,29 +141,13 @@ def worker(index, args, port, known, results):
             since_check = 0
             summary["checks"] += 1
             try:
-                check = PipelinedClient(port, timeout=args.timeout)
-                (health, _), (status, body) = check.batch(["/health", KNOWN])
-                check.close()
-                if health != 200 or status != 200 or body != known:
+                if not known_tile_holds(port, known, args.timeout):
                     summary["known_tile_mismatches"] += 1
             except (Closed, OSError):
                 summary["known_tile_mismatches"] += 1
     if client:
         client.close()
     results.put(summary)
-
-
-def start(args, errors):
-    server = subprocess.Popen(
-        [args.binary, "serve", args.data, "--port", "0", "--cache-mb", str(args.cache_mb)],
-        stdout=subprocess.PIPE, stderr=errors, text=True)
-    banner = server.stdout.readline()  # heatmap: serving police_stations on http://127.0.0.1:PORT/
-    try:
-        port = int(banner.rsplit(":", 1)[1].strip().strip("/"))
-    except (IndexError, ValueError):
-        server.kill()
-        sys.exit(f"the server did not start: {banner!r}")
-    return server, port
 
 
 def main():
@@ -186,33 +164,9 @@ def main():
     parser.add_argument("--out", help="also write the summary to this file")
     args = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    errors = tempfile.TemporaryFile(mode="w+")
-    server, port = start(args, errors)
-    started = time.monotonic()
-    try:
-        check = PipelinedClient(port, timeout=args.timeout)
-        [(status, known)] = check.batch([KNOWN])
-        check.close()
-        if status != 200:
-            sys.exit(f"the known tile {KNOWN} answered {status}")
-        results = multiprocessing.Queue()
-        workers = [multiprocessing.Process(target=worker, args=(i, args, port, known, results))
-                   for i in range(args.workers)]
-        for w in workers:
-            w.start()
-        summaries = []
-        peak = 0.0
-        while len(summaries) < len(workers):
-            try:
-                summaries.append(results.get(timeout=1))
-            except Exception:  # queue.Empty: look at the server meanwhile
-                pass
-            peak = max(peak, rss_mb(server.pid) or 0)
-            if server.poll() is not None or not any(w.is_alive() for w in workers) and results.empty():
-                break
-        for w in workers:
-            w.join(timeout=60)
-        died = server.poll() is not None
+    command = [args.binary, "serve", args.data, "--port", "0", "--cache-mb", str(args.cache_mb)]
+
+    def summarize(summaries, workers, server, started, peak):
         total = dict(seed=args.seed, requests=0, answered=0, statuses={}, resets=0, closed=0, unanswered=0,
                      known_tile_mismatches=0, checks=0, unreachable=0)
         for s in summaries:
@@ -222,28 +176,17 @@ def main():
             for status, count in s["statuses"].items():
                 total["statuses"][status] = total["statuses"].get(status, 0) + count
         total["requests_planned"] = args.requests
-        total["deaths"] = 1 if died else 0
-        total["worker_failures"] = len(workers) - len(summaries)
+        total["deaths"] = 1 if server.poll() is not None else 0
+        total["worker_failures"] = workers - len(summaries)
         total["server_exit"] = server.returncode
         total["unexpected_statuses"] = sum(c for s, c in total["statuses"].items() if s not in ("200", "204", "400", "404"))
         total["seconds"] = round(time.monotonic() - started, 1)
         total["requests_per_second"] = round(total["requests"] / max(total["seconds"], 1e-9))
-        total["server_rss_mb"] = rss_mb(server.pid)
-        total["server_peak_rss_mb"] = peak_rss_mb(server.pid)
         total["cache_mb"] = args.cache_mb
         total["workers"] = args.workers
-    finally:
-        if server.poll() is None:
-            server.terminate()
-            server.wait(timeout=30)
-    if total["deaths"]:
-        errors.seek(0)
-        total["server_stderr_tail"] = errors.read()[-2000:]
-    text = json.dumps(total, indent=2, sort_keys=True)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+        return total
+
+    total = run(command, args, worker, summarize)
     failed = (total["deaths"] or total["worker_failures"] or total["resets"] or total["closed"] or total["unanswered"] or total["unreachable"]
               or total["known_tile_mismatches"] or total["unexpected_statuses"]
               or total["answered"] != total["requests_planned"])

@@ -21,21 +21,15 @@ traversal or changed tile. Standard library only; traffic goes to 127.0.0.1 only
 """
 import argparse
 import json
-import multiprocessing
 import os
 import random
 import re
 import socket
-import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from http_pipeline import PipelinedClient, peak_rss_mb, rss_mb  # noqa: E402
-
-LAYER = "police_stations"
-KNOWN = f"/{LAYER}/6/57/39.png"
+from http_campaign import LAYER, known_tile_holds, run  # noqa: E402
 HUGE = ["9" * 40, "18446744073709551616", "9223372036854775808", "-9223372036854775809", "99999999",
         "100000000", "4294967296", "-1", "-0", "0x10", "1e3", "00000000000000000000007", "１", "٣", "1.0", "+1", ""]
 TRAVERSAL = ["..", "%2e%2e", "%2E%2E", ".%2e", "%2F", "%2f", "..%2F..%2Fetc%2Fpasswd", "%C0%AE%C0%AE",
@@ -310,10 +304,7 @@ def worker(index, args, port, known, results):
             since_check = 0
             s["checks"] += 1
             try:
-                check = PipelinedClient(port, timeout=args.timeout)
-                (health, _), (status, body) = check.batch(["/health", KNOWN])
-                check.close()
-                if health != 200 or status != 200 or body != known:
+                if not known_tile_holds(port, known, args.timeout):
                     s["known_tile_mismatches"] += 1
             except Exception:
                 s["known_tile_mismatches"] += 1
@@ -345,39 +336,10 @@ def main():
     parser.add_argument("--out", help="also write the summary to this file")
     args = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-    errors = tempfile.TemporaryFile(mode="w+")
-    server = subprocess.Popen(
-        [args.binary, "serve", args.data, "--port", "0", "--cache-mb", "64", "--no-watch", "--max-connections", "4096"],
-        stdout=subprocess.PIPE, stderr=errors, text=True)
-    banner = server.stdout.readline()
-    try:
-        port = int(banner.rsplit(":", 1)[1].strip().strip("/"))
-    except (IndexError, ValueError):
-        server.kill()
-        sys.exit(f"the server did not start: {banner!r}")
-    started = time.monotonic()
-    try:
-        check = PipelinedClient(port, timeout=args.timeout)
-        [(status, known)] = check.batch([KNOWN])
-        check.close()
-        if status != 200:
-            sys.exit(f"the known tile {KNOWN} answered {status}")
-        results = multiprocessing.Queue()
-        workers = [multiprocessing.Process(target=worker, args=(i, args, port, known, results))
-                   for i in range(args.workers)]
-        for w in workers:
-            w.start()
-        summaries, peak = [], 0.0
-        while len(summaries) < len(workers):
-            try:
-                summaries.append(results.get(timeout=1))
-            except Exception:
-                pass
-            peak = max(peak, rss_mb(server.pid) or 0)
-            if server.poll() is not None or not any(w.is_alive() for w in workers) and results.empty():
-                break
-        for w in workers:
-            w.join(timeout=60)
+    command = [args.binary, "serve", args.data, "--port", "0", "--cache-mb", "64", "--no-watch",
+               "--max-connections", "4096"]
+
+    def summarize(summaries, workers, server, started, peak):
         total = dict(seed=args.seed, statuses={})
         for s in summaries:
             for key, value in s.items():
@@ -387,22 +349,12 @@ def main():
                 else:
                     total[key] = total.get(key, 0) + value
         total.update(requests_planned=args.requests, deaths=1 if server.poll() is not None else 0,
-                     worker_failures=len(workers) - len(summaries), seconds=round(time.monotonic() - started, 1),
-                     server_rss_mb=rss_mb(server.pid), server_peak_rss_mb=peak_rss_mb(server.pid),
+                     worker_failures=workers - len(summaries), seconds=round(time.monotonic() - started, 1),
                      workers=args.workers)
         total["requests_per_second"] = round(total.get("requests", 0) / max(total["seconds"], 1e-9))
-    finally:
-        if server.poll() is None:
-            server.terminate()
-            server.wait(timeout=30)
-    if total["deaths"]:
-        errors.seek(0)
-        total["server_stderr_tail"] = errors.read()[-2000:]
-    text = json.dumps(total, indent=2, sort_keys=True)
-    print(text)
-    if args.out:
-        with open(args.out, "w") as f:
-            f.write(text + "\n")
+        return total
+
+    total = run(command, args, worker, summarize)
     failed = any(total.get(k) for k in ["deaths", "worker_failures", "hangs", "resets", "malformed", "excess",
                                          "server_errors", "traversals_accepted", "known_tile_mismatches"])
     failed = failed or total.get("requests", 0) < args.requests

@@ -32,12 +32,12 @@ extension ImportCommand {
         return (shards, rest)
     }
 
-    /// Loads `points` over the shards (create or replace only).
-    func runSharded(_ points: [WeightedLatLng], progress: @escaping (Int, Int) -> Void) throws(PostgresError)
-        -> PostgresImport.Summary
+    /// Loads the file over the shards (create or replace only).
+    func runSharded(progress: @escaping (Int, Int) -> Void) throws(PostgresImportError)
+        -> (summary: PostgresImport.Summary, report: PointFileReport)
     {
         try PostgresShardedImport.run(
-            points: points, into: table, coordinator: connection, shards: shards.map(ConnectionString.init),
-            mode: mode, progress: progress)
+            path: dataPath, options: options, into: table, coordinator: connection,
+            shards: shards.map(ConnectionString.init), mode: mode, progress: progress)
     }
 }

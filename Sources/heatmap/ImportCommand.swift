@@ -75,18 +75,18 @@ struct ImportCommand {
                     FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
                 }
             } else {
-                // Over shards the rows are split by where they fall, so the file is read whole first.
-                let read = try PointFileReader.readPoints(path: dataPath, options: options)
-                if let skipped = read.report.skipSummary {
-                    FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
-                }
-                summary = try runSharded(read.points) { sent, total in
+                // Over shards: a first read places the shards' cuts, the second streams the rows.
+                let loaded = try runSharded { sent, total in
                     guard terminal, ContinuousClock.now - shown >= .seconds(1) || sent == total else { return }
                     shown = ContinuousClock.now
                     showing = true
                     FileHandle.standardError.write(Data("\rheatmap: copied \(sent) of \(total) rows".utf8))
                 }
                 if showing { FileHandle.standardError.write(Data("\n".utf8)) }
+                summary = loaded.summary
+                if let skipped = loaded.report.skipSummary {
+                    FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
+                }
             }
         } catch {
             if showing { FileHandle.standardError.write(Data("\n".utf8)) }

@@ -38,20 +38,12 @@ import Testing
         let process = Process()
         process.executableURL = Self.executable
         process.arguments = ["serve", data, "--config", config.path, "--port", "0"]
-        let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        let (banner, started) = try process.runServing()
         defer { if process.isRunning { process.terminate() } }
         // "heatmap: serving police_stations, fire on http://127.0.0.1:PORT/"
-        var banner = ""
-        while !banner.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(banner.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        let port = try #require(started)
         #expect(banner.hasPrefix("heatmap: serving police_stations, fire on http://127.0.0.1:"))
         let client = try TestClient(port: port)
         let catalog = try client.get("/catalog").text
@@ -61,12 +53,7 @@ import Testing
         #expect(plain.status == 200 && fire.status == 200 && plain.header("ETag") != fire.header("ETag"))
 
         kill(process.processIdentifier, SIGHUP)
-        var reloaded = false
-        for _ in 0..<200 where !reloaded {
-            reloaded = try client.get("/metrics").text.contains("heatmap_reloads_total 2\n")
-            if !reloaded { usleep(20_000) }
-        }
-        #expect(reloaded)
+        #expect(try client.waitForReloads(2))
         #expect(try client.get("/police_stations/6/57/39.png").header("ETag") == plain.header("ETag"))
 
         kill(process.processIdentifier, SIGTERM)

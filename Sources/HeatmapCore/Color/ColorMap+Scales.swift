@@ -29,35 +29,8 @@ extension ColorMap {
         let last = count - 1
         limits.withUnsafeBufferPointer { limits in
             buckets.withUnsafeBufferPointer { buckets in
-                grid.values.withUnsafeBufferPointer { values in
-                    entries.withUnsafeBytes { table in
-                        image.pixels.withUnsafeMutableBytes { out in
-                            guard let source = values.baseAddress, let target = out.baseAddress else { return }
-                            let count = values.count
-                            var i = 0
-                            while i < count {
-                                // Eight zero intensities at a time stay transparent, as in linear.
-                                if i + 8 <= count
-                                    && !any(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) .> 0)
-                                {
-                                    i += 8
-                                    continue
-                                }
-                                let end = min(count, i + 8)
-                                while i < end {
-                                    let v = source[i]
-                                    if v > 0 {
-                                        let entry = Self.entry(
-                                            of: v, limits: limits, buckets: buckets, inverse: inverse, last: last)
-                                        target.storeBytes(
-                                            of: table.loadUnaligned(fromByteOffset: 4 * entry, as: UInt32.self),
-                                            toByteOffset: 4 * i, as: UInt32.self)
-                                    }
-                                    i += 1
-                                }
-                            }
-                        }
-                    }
+                colorizePositive(grid, into: &image) { v in
+                    Self.entry(of: v, limits: limits, buckets: buckets, inverse: inverse, last: last)
                 }
             }
         }

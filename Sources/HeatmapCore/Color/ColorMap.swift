@@ -78,37 +78,11 @@ public struct ColorMap: Sendable {
         let factor = Double(count - 1) / maximum
         let last = count - 1
         let lastEntry = Double(last)
-        grid.values.withUnsafeBufferPointer { values in
-            entries.withUnsafeBytes { table in
-                image.pixels.withUnsafeMutableBytes { out in
-                    guard let source = values.baseAddress, let target = out.baseAddress else { return }
-                    let count = values.count
-                    var i = 0
-                    while i < count {
-                        // Eight zero intensities at a time stay transparent.
-                        if i + 8 <= count
-                            && !any(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) .> 0)
-                        {
-                            i += 8
-                            continue
-                        }
-                        let end = min(count, i + 8)
-                        while i < end {
-                            let v = source[i]
-                            if v > 0 {
-                                // Clamped before converting: the product may be far beyond Int
-                                // (or infinite); `<` is false for NaN too, which takes the last.
-                                let scaled = Double(v) * factor
-                                let entry = scaled < lastEntry ? Int(scaled) : last
-                                target.storeBytes(
-                                    of: table.loadUnaligned(fromByteOffset: 4 * entry, as: UInt32.self),
-                                    toByteOffset: 4 * i, as: UInt32.self)
-                            }
-                            i += 1
-                        }
-                    }
-                }
-            }
+        colorizePositive(grid, into: &image) { v in
+            // Clamped before converting: the product may be far beyond Int (or infinite);
+            // `<` is false for NaN too, which takes the last.
+            let scaled = Double(v) * factor
+            return scaled < lastEntry ? Int(scaled) : last
         }
         return image
     }

@@ -44,16 +44,6 @@ extension KeyRanges {
         for cy in (rows.lowerBound >> start)...((rows.upperBound - 1) >> start) {
             for cx in (columns.lowerBound >> start)...((columns.upperBound - 1) >> start) { visit(cx, cy, start) }
         }
-        ranges.sort { $0.0 < $1.0 }
-        var merged: [(UInt64, UInt64)] = []
-        for range in ranges {
-            // Keys from 2^63 on are negative as stored: a range never runs across it.
-            if let last = merged.last, last.1 &+ 1 == range.0, range.0 != 1 << 63 {
-                merged[merged.count - 1].1 = range.1
-            } else {
-                merged.append(range)
-            }
-        }
-        return merged.map { Int64(bitPattern: $0.0)...Int64(bitPattern: $0.1) }
+        return merged(ranges)
     }
 }

@@ -21,7 +21,9 @@ final class ShardedCluster: Sendable {
     init() throws {
         var started: [TestCluster] = []
         do {
-            for _ in 0..<3 { started.append(try TestCluster()) }
+            // The shards allow prepared transactions, for import --shard's two-phase commit.
+            started.append(try TestCluster())
+            for _ in 0..<2 { started.append(try TestCluster(settings: ["max_prepared_transactions=4"])) }
         } catch {
             for cluster in started { cluster.stop() }
             throw error

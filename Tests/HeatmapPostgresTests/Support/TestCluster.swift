@@ -3,8 +3,10 @@ import HeatmapPostgres
 
 /// A throwaway PostgreSQL cluster on a free loopback port: `initdb` in a temporary folder (as
 /// the `postgres` user when the tests run as root, which `initdb` refuses), `pg_ctl start`,
-/// and at the process's exit `pg_ctl stop` and the folder removed. One for the test process,
-/// started on first use; tests keep apart by table names.
+/// and at the process's exit `pg_ctl stop` and the folder removed (an `owner` file names the
+/// test process, so that a later one sweeps the cluster away should this one die first: see
+/// TestCluster+Sweep). One for the test process, started on first use; tests keep apart by
+/// table names.
 final class TestCluster: Sendable {
     /// The password of the cluster's `postgres` user (scram-sha-256 over TCP).
     static let password = "s3cret-Pa55word"
@@ -12,6 +14,8 @@ final class TestCluster: Sendable {
     let folder: String
     let port: Int
     let binaries: String
+    /// Extra server settings, as `-c name=value` words for `postgres`.
+    let settings: [String]
 
     /// The shared cluster, or why there is none.
     static let shared: Result<TestCluster, TestClusterError> = Result { () throws(TestClusterError) in
@@ -40,19 +44,23 @@ final class TestCluster: Sendable {
     var url: String { "postgresql://postgres:\(Self.password)@127.0.0.1:\(port)/postgres" }
     var conninfo: ConnectionString { ConnectionString(url) }
 
-    /// A new cluster of its own, started; `stop()` removes it.
-    init() throws(TestClusterError) {
-        let versions = (try? FileManager.default.contentsOfDirectory(atPath: "/usr/lib/postgresql")) ?? []
-        guard
-            let bin = versions.sorted().reversed().map({ "/usr/lib/postgresql/\($0)/bin" })
-                .first(where: { FileManager.default.isExecutableFile(atPath: "\($0)/pg_ctl") })
-        else { throw .binariesMissing }
+    /// A new cluster of its own in a folder of `parent` (the temporary folder), started, with
+    /// the server `settings` (`name=value`) besides the usual ones;
+    /// `stop()` removes it. The first in a process first sweeps away the clusters of test
+    /// processes that died (see ``sweepStale(in:)``).
+    init(parent: String = NSTemporaryDirectory(), settings: [String] = []) throws(TestClusterError) {
+        guard let bin = Self.binariesFolder() else { throw .binariesMissing }
+        _ = Self.sweptAtStart
         binaries = bin
-        folder = NSTemporaryDirectory() + "heatmap-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        self.settings = settings
+        folder =
+            (parent.hasSuffix("/") ? parent : parent + "/")
+            + "heatmap-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         port = Self.freePort()
         let passwordFile = folder + "/password"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(Self.ownerLine.utf8).write(to: URL(fileURLWithPath: folder + "/" + Self.ownerFile))
             try Data(Self.password.utf8).write(to: URL(fileURLWithPath: passwordFile))
         } catch {
             throw .failed("\(folder): \(error)")
@@ -75,7 +83,9 @@ final class TestCluster: Sendable {
             "\(binaries)/pg_ctl",
             [
                 "-D", folder + "/data", "-l", folder + "/log", "-w", "-t", "60", "-o",
-                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off", "start",
+                "-p \(port) -k \(folder) -c listen_addresses=127.0.0.1 -c fsync=off"
+                    + settings.map { " -c \($0)" }.joined(),
+                "start",
             ])
     }
 

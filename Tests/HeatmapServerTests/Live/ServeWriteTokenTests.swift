@@ -52,19 +52,11 @@ import Testing
         let process = Process()
         process.executableURL = ServeCommandTests.executable
         process.arguments = ["serve", data, "--port", "0", "--write-token-file", token.path, "--no-watch"]
-        let output = Pipe()
         let errors = Pipe()
-        process.standardOutput = output
         process.standardError = errors
-        try process.run()
+        let (banner, started) = try process.runServing()
         defer { if process.isRunning { process.terminate() } }
-        var banner = ""
-        while !banner.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        let port = try #require(banner.split(separator: ":").last.flatMap { Int($0.prefix { $0.isNumber }) })
+        let port = try #require(started)
         let client = try TestClient(port: port)
         let before = try client.get("/police_stations/7/115/78.png")
         let body = Array("lat,lng,weight\n-37.81,144.96,40\n".utf8)
@@ -74,12 +66,7 @@ import Testing
         #expect(posted.status == 200)
         #expect(try client.get("/police_stations/7/115/78.png").body != before.body)
         kill(process.processIdentifier, SIGHUP)
-        var reloaded = false
-        for _ in 0..<200 where !reloaded {
-            reloaded = try client.get("/metrics").text.contains("heatmap_reloads_total 1\n")
-            if !reloaded { usleep(20_000) }
-        }
-        #expect(reloaded)
+        #expect(try client.waitForReloads(1))
         #expect(try client.get("/police_stations/7/115/78.png").body == before.body)
         kill(process.processIdentifier, SIGTERM)
         process.waitUntilExit()

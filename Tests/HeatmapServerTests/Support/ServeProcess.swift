@@ -22,18 +22,9 @@ final class ServeProcess: @unchecked Sendable {  // one thread at a time
             process.executableURL = URL(fileURLWithPath: command[0])
             process.arguments = Array(command.dropFirst())
         }
-        let output = Pipe()
-        process.standardOutput = output
         process.standardError = errors
-        try process.run()
-        // "heatmap: serving police_stations on http://127.0.0.1:PORT/"
-        var banner = ""
-        while !banner.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            banner += String(decoding: chunk, as: UTF8.self)
-        }
-        guard let port = banner.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) }) else {
+        let (banner, started) = try process.runServing()
+        guard let port = started else {
             process.terminate()
             throw TestClient.Failure(description: "the server did not start: \(banner)")
         }

@@ -1,0 +1,141 @@
+import HeatmapKit
+
+/// One shard's part of a sharded import (``PostgresShardedImport``): a connection to the
+/// shard holding one transaction in which the shard's table is made and a binary `COPY` into
+/// it stays open, fed a row at a time (``append(latitude:longitude:weight:x:y:key:)``, sent
+/// in pieces of `sendSize` bytes), then ended with its B-tree built (``finish()``), and
+/// committed, at once or in two phases (``prepare(_:)`` then ``commit()``). An error,
+/// ``rollback(reason:)`` or the copy going away before the commit leaves the shard as it was.
+///
+/// One caller at a time: it owns its connection.
+final class ShardCopy {
+    /// Where the copy is.
+    enum State: Hashable {
+        case copying, copied
+        case prepared(String)
+        case committed, rolledBack, leftPrepared
+    }
+
+    /// The shard, for messages (its password hidden by its description).
+    let shard: ConnectionString
+    /// Whether the shard allows `PREPARE TRANSACTION` (`max_prepared_transactions` > 0).
+    let canPrepare: Bool
+    private let connection: PostgresConnection
+    private let table: String
+    private let quoted: String
+    private let sendSize: Int
+    private var bytes: [UInt8] = []
+    private(set) var state = State.copying
+    /// The rows the server copied, once ``finish()`` returned.
+    private(set) var rows = 0
+    /// The finest level of the shard's cell summaries (see ``ShardSummaries``), once
+    /// ``finish()`` returned.
+    private(set) var finestSummary = CellSummaries.levels.upperBound + 1
+
+    /// Connects, installs the position functions, and in one transaction makes the table
+    /// (dropping one that exists under ``PostgresImport/Mode/replace``, refusing it otherwise)
+    /// and starts the `COPY`.
+    init(shard: ConnectionString, table: String, mode: PostgresImport.Mode, sendSize: Int) throws(PostgresError) {
+        self.shard = shard
+        self.table = table
+        self.sendSize = max(1 << 12, sendSize)
+        let connection = try PostgresConnection(shard)
+        let quoted = PostgresConnection.quoted(identifier: table)
+        self.connection = connection
+        self.quoted = quoted
+        try PositionSQL.install(on: connection, extra: [PostgresImport.fillPositionFunction])
+        let prepared = try connection.execute("SHOW max_prepared_transactions").text(0, 0) ?? "0"
+        canPrepare = (Int(prepared) ?? 0) > 0
+        try connection.execute("BEGIN")
+        do throws(PostgresError) {
+            if try PostgresShardedImport.exists(quoted, on: connection) {
+                guard mode == .replace else { throw .tableExists("\(table) (on shard \(shard))") }
+                try connection.execute("DROP TABLE \(quoted)")
+            }
+            let base = PostgresTable(name: table).baseName
+            for statement in PostgresImport.createStatements(quoted, base: base) { try connection.execute(statement) }
+            try connection.beginCopy("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)")
+        } catch {
+            _ = try? connection.execute("ROLLBACK")
+            state = .rolledBack
+            throw error
+        }
+        bytes.reserveCapacity(self.sendSize + 64)
+        bytes.append(contentsOf: CopyEncoder.header)
+    }
+
+    deinit {
+        rollback(reason: "import stopped")
+    }
+
+    /// Adds one row, its position and key already computed as the index computes them.
+    func append(latitude: Double, longitude: Double, weight: Float, x: UInt64, y: UInt64, key: UInt64)
+        throws(PostgresError)
+    {
+        CopyEncoder.append(latitude: latitude, longitude: longitude, weight: weight, x: x, y: y, key: key, to: &bytes)
+        if bytes.count >= sendSize { try send() }
+    }
+
+    /// Ends the `COPY` and builds the B-tree on `key` (as `import` makes it on one server: it
+    /// holds x, y and weight, for index-only scans) and the shard's summaries, still in the
+    /// transaction.
+    func finish() throws(PostgresError) {
+        bytes.append(contentsOf: CopyEncoder.trailer)
+        try send()
+        rows = try connection.endCopy()
+        state = .copied
+        let base = PostgresTable(name: table).baseName
+        try connection.execute(
+            "CREATE INDEX \(PostgresConnection.quoted(identifier: base + "_key")) ON \(quoted) (key) INCLUDE (x, y, weight)"
+        )
+        finestSummary = try ShardSummaries.build(table: table, quoted: quoted, base: base, rows: rows, on: connection)
+    }
+
+    /// The first phase of a two-phase commit: `PREPARE TRANSACTION gid`, after which the
+    /// shard keeps the rows through a crash until ``commit()`` or ``rollback(reason:)``.
+    func prepare(_ gid: String) throws(PostgresError) {
+        try connection.execute("PREPARE TRANSACTION '\(gid.replacing("'", with: "''"))'")
+        state = .prepared(gid)
+    }
+
+    /// Commits (the prepared transaction, after ``prepare(_:)``).
+    func commit() throws(PostgresError) {
+        if case .prepared(let gid) = state {
+            try connection.execute("COMMIT PREPARED '\(gid.replacing("'", with: "''"))'")
+        } else {
+            try connection.execute("COMMIT")
+        }
+        state = .committed
+    }
+
+    /// Leaves a prepared transaction as it is (the coordinator committed, and its `COMMIT
+    /// PREPARED` failed): neither ``rollback(reason:)`` nor going away touches it then.
+    func leavePrepared() {
+        if case .prepared = state { state = .leftPrepared }
+    }
+
+    /// `VACUUM (ANALYZE)` of the committed table: its pages all-visible, for index-only scans.
+    func vacuum() throws(PostgresError) {
+        try connection.execute("VACUUM (ANALYZE) \(quoted)")
+    }
+
+    /// Undoes the shard's part, whatever state it is in short of committed; errors are
+    /// swallowed (a lost connection rolls back an open transaction by itself; a prepared one
+    /// stays until `ROLLBACK PREPARED`, which the error of the import names).
+    func rollback(reason: String) {
+        switch state {
+        case .copying:
+            connection.abortCopy(reason: reason)
+            _ = try? connection.execute("ROLLBACK")
+        case .copied: _ = try? connection.execute("ROLLBACK")
+        case .prepared(let gid): _ = try? connection.execute("ROLLBACK PREPARED '\(gid.replacing("'", with: "''"))'")
+        case .committed, .rolledBack, .leftPrepared: return
+        }
+        state = .rolledBack
+    }
+
+    private func send() throws(PostgresError) {
+        try connection.sendCopyData(bytes)
+        bytes.removeAll(keepingCapacity: true)
+    }
+}

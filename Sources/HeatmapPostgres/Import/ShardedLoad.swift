@@ -1,0 +1,168 @@
+import HeatmapKit
+
+/// A sharded import under way (``PostgresShardedImport``): the coordinator's connection and an
+/// open ``ShardCopy`` a shard, rows routed to their shard's `COPY` by the key's prefix as they
+/// come (``append(_:)``), so memory stays bounded by the shards' send buffers whatever the
+/// number of rows; ``finish()`` ends the copies and commits.
+///
+/// **The commit.** When every shard allows prepared transactions (`max_prepared_transactions`
+/// > 0), it is a two-phase commit: each shard's transaction is prepared (`PREPARE
+/// TRANSACTION`), the coordinator's tables are made and committed, then every shard's is
+/// committed (`COMMIT PREPARED`). A failure before the coordinator's commit rolls every shard
+/// back (`ROLLBACK PREPARED`): nothing is left. Only a shard lost between the coordinator's
+/// commit and its own `COMMIT PREPARED` keeps a prepared transaction, with its rows, which the
+/// error names with the command that commits it. Otherwise each shard commits before the
+/// coordinator's tables are made, one after the other: a failure after some have committed
+/// leaves their tables behind (`--replace` drops them), and the error says which.
+final class ShardedLoad {
+    private let table: String
+    private let coordinator: PostgresConnection
+    private let shards: [ConnectionString]
+    private let layout: ShardLayout
+    private let mode: PostgresImport.Mode
+    /// Whether to commit in two phases when every shard allows it.
+    private let twoPhase: Bool
+    private var copies: [ShardCopy]
+    private var open = true
+    /// The rows routed so far.
+    private(set) var rowsSent = 0
+
+    /// Connects to the coordinator (installing what tables share and `postgres_fdw`), checks
+    /// that ``PostgresImport/Mode/create`` finds the table on no server, and opens each
+    /// shard's `COPY`. `twoPhase: false` commits each shard before the coordinator even where
+    /// they allow prepared transactions (for the tests of that path).
+    init(
+        table: String, coordinator: ConnectionString, shards: [ConnectionString], layout: ShardLayout,
+        mode: PostgresImport.Mode, twoPhase: Bool = true
+    ) throws(PostgresError) {
+        self.table = table
+        self.twoPhase = twoPhase
+        self.shards = shards
+        self.layout = layout
+        self.mode = mode
+        let connection = try PostgresConnection(coordinator)
+        self.coordinator = connection
+        let quoted = PostgresConnection.quoted(identifier: table)
+        try PositionSQL.install(
+            on: connection,
+            extra: ChangeCounter.sharedStatements + [
+                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement,
+                "CREATE EXTENSION IF NOT EXISTS postgres_fdw",
+            ])
+        if mode == .create {
+            // Every server first, so that a refusal leaves nothing behind.
+            if try PostgresShardedImport.exists(quoted, on: connection) { throw .tableExists(table) }
+            for shard in shards where try PostgresShardedImport.exists(quoted, on: PostgresConnection(shard)) {
+                throw .tableExists("\(table) (on shard \(shard))")
+            }
+        }
+        // A megabyte of COPY data in flight over all shards together.
+        let sendSize = (1 << 20) / max(1, shards.count)
+        var copies: [ShardCopy] = []
+        for shard in shards {
+            // On a failure, the copies opened so far roll back as they go away.
+            copies.append(try ShardCopy(shard: shard, table: table, mode: mode, sendSize: sendSize))
+        }
+        self.copies = copies
+    }
+
+    deinit {
+        rollback(reason: "import stopped")
+    }
+
+    /// Routes `points` to their shards' `COPY` (encoded with the fixed-point position and key
+    /// the index gives them, weights as `real`).
+    ///
+    /// - Throws: ``PostgresError`` (every shard is then rolled back).
+    func append(_ points: some Collection<WeightedLatLng>) throws(PostgresError) {
+        guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
+        do throws(PostgresError) {
+            for point in points {
+                let x = UInt64(WebMercator.unitX(longitude: point.coordinate.longitude))
+                let y = UInt64(WebMercator.unitY(latitude: point.coordinate.latitude))
+                let key = KeyRanges.key(x: x, y: y)
+                try copies[layout.shard(of: Int64(bitPattern: key))].append(
+                    latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
+                    weight: Float(point.intensity), x: x, y: y, key: key)
+            }
+            rowsSent += points.count
+        } catch {
+            rollback(reason: "import stopped")
+            throw error
+        }
+    }
+
+    /// Ends every shard's `COPY`, makes the coordinator's tables and commits (see the type's
+    /// note on the commit); returns the rows the shards copied.
+    func finish() throws(PostgresError) -> Int {
+        guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
+        open = false
+        let twoPhase = twoPhase && copies.allSatisfy(\.canPrepare)
+        let gid = "heatmap_import_\(table)_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        var committed: [String] = []
+        do throws(PostgresError) {
+            for copy in copies { try copy.finish() }
+            for copy in copies {
+                if twoPhase {
+                    try copy.prepare(gid)
+                } else {
+                    try copy.commit()
+                    committed.append(copy.shard.description)
+                }
+            }
+        } catch {
+            for copy in copies { copy.rollback(reason: "import stopped") }
+            guard committed.isEmpty else {
+                throw .invalidAnswer(
+                    "\(error) (the shards \(committed.joined(separator: ", ")) had committed their rows of "
+                        + "\(table) already: --replace drops them)")
+            }
+            throw error
+        }
+        do throws(PostgresError) {
+            try coordinator.execute("BEGIN")
+            for statement in try PostgresShardedImport.coordinatorStatements(
+                table: table, shards: shards, layout: layout, mode: mode)
+                + ShardSummaries.coordinatorStatements(
+                    table: table, layout: layout, finest: copies.map(\.finestSummary))
+            {
+                try coordinator.execute(statement)
+            }
+            try coordinator.execute("COMMIT")
+        } catch {
+            _ = try? coordinator.execute("ROLLBACK")
+            for copy in copies { copy.rollback(reason: "import stopped") }
+            guard twoPhase else {
+                throw .invalidAnswer(
+                    "\(error) (every shard had committed its rows of \(table) already: --replace drops them)")
+            }
+            throw error
+        }
+        var unconfirmed: [String] = []
+        for copy in copies where twoPhase {
+            do throws(PostgresError) {
+                try copy.commit()
+            } catch {
+                copy.leavePrepared()
+                unconfirmed.append("\(copy.shard): \(error)")
+            }
+        }
+        guard unconfirmed.isEmpty else {
+            throw .invalidAnswer(
+                "the table \(table) was made on the coordinator, but not every shard confirmed its commit ("
+                    + unconfirmed.joined(separator: "; ")
+                    + "): its rows wait there in the prepared transaction '\(gid)'; "
+                    + "run COMMIT PREPARED '\(gid)' on that shard (or import again with --replace)")
+        }
+        for copy in copies { try copy.vacuum() }
+        try coordinator.execute("ANALYZE \(PostgresConnection.quoted(identifier: table))")
+        return copies.reduce(0) { $0 + $1.rows }
+    }
+
+    /// Stops the load and rolls every shard back (nothing committed stays changed).
+    func rollback(reason: String) {
+        guard open else { return }
+        open = false
+        for copy in copies { copy.rollback(reason: reason) }
+    }
+}
