@@ -40,7 +40,7 @@ import Testing
         guard let cluster = try TestCluster.require() else { return }
         let points = Self.points(seed: seed)
         let table = "pruned_\(seed)"
-        try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)
+        _ = try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
         let index = try PointIndex(points: points)
         for zoom in [5, 8, 11, 14, 17] {
