@@ -13,6 +13,9 @@ public final class ServedLayer: Sendable {
     /// Draws tiles for every settings (the server caches the results, so the layer does not).
     let layer: HeatmapTileLayer
     let state: Mutex<(generation: Int, data: LayerData)>
+    /// What the server's cache keys hold: advanced by reloads only, as live changes drop just
+    /// the tiles they reach (see ServedLayer+Invalidation.swift).
+    let epoch = Atomic<Int>(0)
 
     /// Creates a layer.
     ///
@@ -65,6 +68,7 @@ public final class ServedLayer: Sendable {
                 layer.replaceData(with: data.index)
             }
             state = (state.generation + 1, data)
+            epoch.add(1, ordering: .relaxed)
         }
     }
 }

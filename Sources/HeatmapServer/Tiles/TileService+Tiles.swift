@@ -16,10 +16,15 @@ extension TileService {
             return finish(.text(.badRequest, error.description), route: route)
         }
         let settings = overrides.applied(to: layer.settings)
+        // Keyed by the reload epoch: a live change drops only the tiles it reaches, and a tile
+        // drawn before it stands only while its zoom's M(z) is unchanged.
+        let (generation, epoch) = layer.cacheStamp
         let key = TileKey(
-            layer: layer.name, generation: layer.current.generation, settings: settings, zoom: zoom, x: x, y: y,
-            scale: scale)
-        return cachedOrShared(request, key: key, route: route) { [self] done in
+            layer: layer.name, generation: epoch, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
+        return cachedOrShared(
+            request, key: key, route: route,
+            accepting: { [self] in layer.stands($0, key: key, at: generation, waiting: false, in: cache) }
+        ) { [self] done in
             renderQueue.async { [self] in done(render(layer: layer, key: key)) }
         }
     }
@@ -39,10 +44,10 @@ extension TileService {
     /// The cached tile at once, or `produce` started once per key however many requests ask
     /// for it at the same time (later ones wait for its result).
     func cachedOrShared(
-        _ request: HTTPRequest, key: TileKey, route: Route,
+        _ request: HTTPRequest, key: TileKey, route: Route, accepting: (RenderedTile) -> Bool = { _ in true },
         produce: @escaping @Sendable (@escaping InFlightRenders.Waiter) -> Void
     ) -> HTTPReply {
-        if let cached = cache[key] {
+        if let cached = cache[key], accepting(cached) {
             metrics.cache(hit: true)
             return .response(decorate(tileResponse(cached, request: request, scale: key.scale), route: route))
         }
@@ -74,11 +79,15 @@ extension TileService {
 
     /// Draws a tile (or takes it from the cache, if a render finished since the lookup).
     private func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
-        if let cached = cache[key] { return .success(cached) }
+        // The generation first: a tile cached or drawn after it is at least as new.
+        let generation = layer.cacheStamp.generation
+        if let cached = cache[key], layer.stands(cached, key: key, at: generation, waiting: true, in: cache) {
+            return .success(cached)
+        }
         let start = Self.seconds()
-        let result: TileResult
+        let drawn: DrawnTile
         do {
-            result = try layer.layer.tileFor(
+            drawn = try layer.layer.drawTile(
                 x: key.x, y: key.y, zoom: key.zoom, scale: key.scale, settings: key.settings)
         } catch {
             metrics.renderFailed()
@@ -98,9 +107,9 @@ extension TileService {
             }
             return .failure(RenderFailure(status: 500, message: error.description))
         }
-        let tile = RenderedTile(result)
+        let tile = RenderedTile(drawn.result, normalization: drawn.normalization, drawnAt: generation)
         metrics.rendered(seconds: Self.seconds() - start)
-        if layer.current.generation == key.generation { cache.insert(tile, for: key) }
+        layer.insert(tile, for: key, drawnAt: generation, into: cache)
         return .success(tile)
     }
 
