@@ -22,7 +22,7 @@ struct BenchmarkOptions {
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
-        "percentile", "postgres", "postgres-sharded", "mean", "live",
+        "percentile", "postgres", "postgres-sharded", "mean", "live", "live-serve",
     ]
 
     init() {}

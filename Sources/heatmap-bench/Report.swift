@@ -69,5 +69,6 @@ struct Report: Codable {
     var mean: [MeanMeasurement] = []
     var percentile: [PercentileMeasurement] = []
     var live: LiveMeasurement?
+    var liveServe: LiveServeMeasurement?
     var postgresSharded: ShardedMeasurement?
 }

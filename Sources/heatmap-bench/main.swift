@@ -13,7 +13,7 @@ let usage = """
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         stacked, normalization, throughput, encoders, render, postgres,
-                        postgres-sharded, mean, percentile, live (the index is always built)
+                        postgres-sharded, mean, percentile, live, live-serve (the index is always built)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
@@ -323,6 +323,12 @@ if options.sections.contains("live") {
                 format: "live: next tile %@ %.1f ms (rebuilt layer %.1f ms, cached %.3f ms)", tile, ms,
                 l.rebuiltTileMilliseconds[tile] ?? 0, l.cachedTileMilliseconds[tile] ?? 0))
     }
+}
+
+// Live points through the server: POST then GET, against a reload (see LiveServeBenchmark.swift).
+if options.sections.contains("live-serve") {
+    let dense = chosen.filter { $0.scale == 1 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) }
+    report.liveServe = try LiveServeBenchmark.run(data: mainData, tiles: dense, seed: options.seed, log: log)
 }
 
 // A table sharded over several servers against one server.
