@@ -21,10 +21,14 @@ extension TileService {
         let (generation, epoch) = layer.cacheStamp
         let key = TileKey(
             layer: layer.name, generation: epoch, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
-        return cachedOrShared(
-            request, key: key, route: route,
-            accepting: { [self] in layer.stands($0, key: key, at: generation, waiting: false, in: cache) }
-        ) { [self] done in
+        // Renders are shared per generation: a request after a change never waits for one begun before it.
+        var shared = key
+        shared.generation = generation
+        let current: (RenderedTile) -> Bool = { [self] in
+            layer.stands($0, key: key, at: generation, waiting: false, in: cache)
+        }
+        return cachedOrShared(request, key: key, route: route, sharedAs: shared, accepting: current) {
+            [self] done in
             renderQueue.async { [self] in done(render(layer: layer, key: key)) }
         }
     }
@@ -41,19 +45,22 @@ extension TileService {
         return nil
     }
 
-    /// The cached tile at once, or `produce` started once per key however many requests ask
-    /// for it at the same time (later ones wait for its result).
+    /// The cached tile at once (if `accepting` takes it), or `produce` started once per key (or
+    /// per `sharedAs`) however many requests ask for it at the same time (later ones wait for
+    /// its result).
     func cachedOrShared(
-        _ request: HTTPRequest, key: TileKey, route: Route, accepting: (RenderedTile) -> Bool = { _ in true },
+        _ request: HTTPRequest, key: TileKey, route: Route, sharedAs: TileKey? = nil,
+        accepting: (RenderedTile) -> Bool = { _ in true },
         produce: @escaping @Sendable (@escaping InFlightRenders.Waiter) -> Void
     ) -> HTTPReply {
+        let shared = sharedAs ?? key
         if let cached = cache[key], accepting(cached) {
             metrics.cache(hit: true)
             return .response(decorate(tileResponse(cached, request: request, scale: key.scale), route: route))
         }
         metrics.cache(hit: false)
         return .deferred { [self] completion in
-            let first = inFlight.join(key) { [self] result in
+            let first = inFlight.join(shared) { [self] result in
                 switch result {
                 case .success(let tile):
                     completion(decorate(tileResponse(tile, request: request, scale: key.scale), route: route))
@@ -61,7 +68,7 @@ extension TileService {
                 }
             }
             guard first else { return metrics.sharedRender() }
-            produce { [self] result in inFlight.finish(key, with: result) }
+            produce { [self] result in inFlight.finish(shared, with: result) }
         }
     }
 
