@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Seeded mutational fuzzing of `heatmap serve` over the whole request: method, target, version,
-header fields, pipelined sequences, invalid UTF-8, NUL bytes, huge numbers in tile paths and
+header fields, pipelined sequences, chunked bodies (authorized DELETEs of points not in the layer), invalid UTF-8, NUL bytes, huge numbers in tile paths and
 query parameters, `..`, encoded slashes and overlong percent-encodings, then byte-level
 mutations (flips, deletions, duplications, splices) of the result.
 
@@ -26,6 +26,7 @@ import random
 import re
 import socket
 import sys
+import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -39,6 +40,9 @@ METHODS = ["GET"] * 60 + ["HEAD"] * 8 + ["OPTIONS"] * 4 + ["POST", "PUT", "DELET
                                                             "GE T", "G\x00T", "GET\t", "", "M" * 300, "PRI", "É"]
 VERSIONS = ["HTTP/1.1"] * 60 + ["HTTP/1.0"] * 8 + ["HTTP/2.0", "HTTP/0.9", "HTTP/1.10", "http/1.1", "HTTP/1.1\x00",
                                                      "HTTP/1", "HTTP/9.9", "", "HTTP/1.1 extra", "HTTP/١.١"]
+# The write token of the fuzzed server (a throwaway on loopback; not a secret): chunked bodies are
+# read only for requests that carry it. HardeningFuzzCorpusTests starts its server with the same.
+FUZZ_TOKEN = "fuzz-write-token-not-secret"
 PARAMS = ["radius", "opacity", "max", "gradient", "color-map-size", "color-scale", "min-zoom-intensity",
           "max-zoom-intensity", "unknown", "", "radius%00", "r%C0%AEdius"]
 
@@ -153,6 +157,45 @@ def one_request(rng):
     return data, traversal
 
 
+def chunked_request(rng):
+    """A DELETE /{layer}/points with a chunked body of points not in the layer (so 400 and nothing
+    changed, the known tile stays), chunked at random, with extensions, trailers, bare LFs, wrong or
+    huge sizes, bad hex, bodies cut short."""
+    body = b"lat,lng,weight\n" + b"".join(
+        b"%.5f,%.5f,%d\n" % (rng.uniform(-80, 80), rng.uniform(-179, 179), rng.randrange(1, 9))
+        for _ in range(rng.randrange(1, 30)))
+    chunks, i = [], 0
+    while i < len(body):
+        n = rng.choice([1, 2, 7, 64, 1000, len(body)])
+        chunks.append(body[i:i + n])
+        i += n
+    eol = b"\r\n" if rng.random() > 0.1 else b"\n"
+    out = []
+    for chunk in chunks:
+        size = len(chunk)
+        fault = rng.random()
+        if fault < 0.03:
+            size += rng.choice([-1, 1, 1000])
+        head = rng.choice([b"%x" % max(size, 0), b"%X" % max(size, 0), b"%08x" % max(size, 0)])
+        if fault > 0.97:
+            head = rng.choice([b"g", b"", b"-1", b"0x10", b"FFFFFFFFFFFFFFFFF", b"99999999999", b" 5", b"5 x"])
+        if rng.random() < 0.1:
+            head += rng.choice([b";a", b";a=b", b' ; name="q"', b";" + b"e" * 5000, b";\x01"])
+        out.append(head + eol + chunk + eol)
+    last = b"0" + eol
+    if rng.random() < 0.2:
+        last += rng.choice([b"X-Trailer: 1", b"no colon", b" folded: x", b"X: " + b"t" * 40000]) + eol
+    out.append(last + eol)
+    data = b"".join(out)
+    if rng.random() < 0.05:
+        data = data[:rng.randrange(len(data))]  # cut short: the server sees the end of the stream
+    coding = rng.choice(["chunked"] * 8 + ["Chunked", "gzip, chunked", "chunked, identity"])
+    version = rng.choice(["HTTP/1.1"] * 9 + ["HTTP/1.0"])
+    head = (f"DELETE /{LAYER}/points {version}\r\nHost: 127.0.0.1\r\nAuthorization: Bearer {FUZZ_TOKEN}\r\n"
+            f"Content-Type: text/csv\r\nTransfer-Encoding: {coding}\r\n\r\n")
+    return head.encode() + data
+
+
 def mutate(rng, data):
     data = bytearray(data)
     for _ in range(rng.randrange(1, 5)):
@@ -190,6 +233,9 @@ def case(rng):
             query = rng.choice(["", "", "?radius=30", "?gradient=fire", "?max=auto&opacity=0.5"])
             parts.append(f"{method} /{LAYER}/{z}/{x}/{y}{rng.choice(['', '@2x'])}.png{query} HTTP/1.1\r\n"
                          f"Host: 127.0.0.1\r\n\r\n".encode())
+            continue
+        if rng.random() < 0.06:
+            parts.append(chunked_request(rng))
             continue
         data, bad = one_request(rng)
         traversal = traversal or bad
@@ -336,8 +382,12 @@ def main():
     parser.add_argument("--out", help="also write the summary to this file")
     args = parser.parse_args()
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    # A throwaway write token, so that the chunked DELETE cases reach the body parser.
+    token = tempfile.NamedTemporaryFile(mode="w", suffix=".token")
+    token.write(FUZZ_TOKEN + "\n")
+    token.flush()
     command = [args.binary, "serve", args.data, "--port", "0", "--cache-mb", "64", "--no-watch",
-               "--max-connections", "4096"]
+               "--max-connections", "4096", "--write-token-file", token.name]
 
     def summarize(summaries, workers, server, started, peak):
         total = dict(seed=args.seed, statuses={})

@@ -28,7 +28,7 @@ struct BenchmarkOptions {
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
-        "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "uncached",
+        "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "live-serve", "uncached",
     ]
 
     init() {}

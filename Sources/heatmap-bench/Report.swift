@@ -69,6 +69,7 @@ struct Report: Codable {
     var mean: [MeanMeasurement] = []
     var percentile: [PercentileMeasurement] = []
     var live: LiveMeasurement?
+    var liveServe: LiveServeMeasurement?
     var postgresSharded: ShardedMeasurement?
     var postgresRender: [PostgresRenderMeasurement] = []
     var uncached: UncachedMeasurement?

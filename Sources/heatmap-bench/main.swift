@@ -13,8 +13,8 @@ let usage = """
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         stacked, normalization, throughput, encoders, render, postgres,
-                        postgres-sharded, postgres-render, mean, percentile, live, uncached (the
-                        index is always built)
+                        postgres-sharded, postgres-render, mean, percentile, live, live-serve, uncached
+                        (the index is always built)
       --uncached-tiles  for uncached: tiles Z/X/Y[@2x], comma-separated (default: the dense and
                         sparse tiles of zoom 16 and the dense one of zoom 10 at 512 px, and 0/0/0@2x)
       --uncached-zoom, --uncached-scale, --uncached-limit  uncached's throughput pass: the tiles
@@ -353,6 +353,12 @@ if options.sections.contains("postgres-render") {
     } else {
         log("postgres-render: skipped (no --postgres URL)")
     }
+}
+
+// Live points through the server: POST then GET, against a reload (see LiveServeBenchmark.swift).
+if options.sections.contains("live-serve") {
+    let dense = chosen.filter { $0.scale == 1 && $0.kind == "dense" }.map { ($0.zoom, $0.x, $0.y) }
+    report.liveServe = try LiveServeBenchmark.run(data: mainData, tiles: dense, seed: options.seed, log: log)
 }
 
 // A table sharded over several servers against one server.

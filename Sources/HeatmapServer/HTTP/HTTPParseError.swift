@@ -11,7 +11,7 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case versionNotSupported(String)
     /// A body longer than ``HTTPLimits/maxBodyBytes`` (413); it is not read.
     case payloadTooLarge(limit: Int)
-    /// A body without `Content-Length` (chunked) where bodies are read (411).
+    /// A body without `Content-Length` or a chunked `Transfer-Encoding` where bodies are read (411).
     case lengthRequired
 
     /// The status to answer with.
@@ -34,7 +34,7 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
         case .headersTooLarge(let reason): "header fields too large: \(reason)"
         case .versionNotSupported(let version): "HTTP version \(version) is not supported (HTTP/1.0 and 1.1 are)"
         case .payloadTooLarge(let limit): "the body is longer than \(limit) bytes (see --max-body-mb)"
-        case .lengthRequired: "send the body with a Content-Length (chunked bodies are not read)"
+        case .lengthRequired: "send the body with a Content-Length or Transfer-Encoding: chunked"
         }
     }
 }

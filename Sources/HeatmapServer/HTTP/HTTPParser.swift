@@ -9,10 +9,12 @@ public struct HTTPParser: Sendable {
     private var scanned = 0
     /// A head parsed whose body has not all arrived: the request and the bytes of head and body.
     private var pending: (request: HTTPRequest, head: Int, total: Int)?
+    /// A head parsed whose chunked body is arriving (see HTTPParser+Chunked.swift).
+    var chunked: ChunkedBody?
 
     /// How many unparsed bytes the connection should read ahead: 1 MiB, or a whole request
     /// whose body is arriving.
-    public var readAhead: Int { max(1 << 20, pending?.total ?? 0) }
+    public var readAhead: Int { max(1 << 20, pending?.total ?? 0, chunked?.readAhead ?? 0) }
 
     /// Creates a parser with limits.
     public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
@@ -23,6 +25,7 @@ public struct HTTPParser: Sendable {
     /// Parses the head at the start of `buffer`, or answers `nil` if more bytes are needed.
     public mutating func parse(_ buffer: ArraySlice<UInt8>) throws(HTTPParseError) -> Parsed? {
         if let waiting = pending { return body(of: waiting, in: buffer) }
+        if chunked != nil { return try continueChunked(buffer) }
         let start = buffer.startIndex
         var skip = start
         // RFC 9112 2.2: ignore empty lines before the request line (a few, not unbounded).
@@ -69,6 +72,7 @@ public struct HTTPParser: Sendable {
             request.bodyUnread = true
             return (request, head)
         }
+        if try isChunked(request) { return try startChunked(request, head: head, in: buffer) }
         guard let length = try bodyLength(of: request) else { return (request, head) }
         let (total, overflow) = head.addingReportingOverflow(length)
         guard !overflow else { throw .payloadTooLarge(limit: limits.maxBodyBytes) }
@@ -76,7 +80,7 @@ public struct HTTPParser: Sendable {
     }
 
     /// The length of a body to read, or `nil` for none (no body, GET or HEAD, or bodies off).
-    private func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int? {
+    func bodyLength(of request: HTTPRequest) throws(HTTPParseError) -> Int? {
         guard request.hasBody, limits.maxBodyBytes > 0, request.method != "GET", request.method != "HEAD" else {
             return nil
         }

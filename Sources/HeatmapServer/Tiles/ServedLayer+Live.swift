@@ -1,39 +1,128 @@
 import HeatmapKit
 
 extension ServedLayer {
-    /// Appends (or removes) points on the running layer, atomically with the generation that
-    /// keys the server's cache, so that the next tile request sees them; appended points grow
-    /// the bounds of TileJSON. A reload (SIGHUP, a changed file) replaces them with the file's.
+    /// What a change of points did to the layer and to the server's cache.
+    struct PointsChange {
+        var change: LiveChange
+        /// The layer's generation after it.
+        var generation: Int
+        /// The cached tiles it dropped (those it reaches, see ``invalidation(changed:before:after:)``).
+        var tilesDropped: Int
+    }
+
+    /// Appends (or removes) points on the running layer and drops the cached tiles they reach,
+    /// atomically with the generation that a render checks before caching its tile, so that the
+    /// next tile request sees them and no tile drawn before the change is cached after it; the
+    /// bounds of TileJSON follow (exactly: grown by appended points, found again from the points
+    /// left after a removal). A reload (SIGHUP, a changed file) replaces them with the file's.
     ///
     /// - Throws: ``HeatmapError`` naming the point at fault; nothing is changed then.
-    func change(_ points: [WeightedLatLng], removing: Bool) throws(HeatmapError) -> LiveChange {
-        try state.withLock { (state) throws(HeatmapError) -> LiveChange in
+    func change(_ points: [WeightedLatLng], removing: Bool, cache: TileCache<TileKey, RenderedTile>)
+        throws(HeatmapError) -> PointsChange
+    {
+        let changed = try PointIndex(points: points)
+        return try state.withLock { (state) throws(HeatmapError) -> PointsChange in
+            let epoch = epoch.load(ordering: .relaxed)
+            // A radius in metres at the data's middle latitude moves with it: measured before
+            // and after only when a cached tile was drawn so (a pass over the points each).
+            let metresAtCentre = cache.contains { key in
+                key.layer == name && key.settings.radiusMeters != nil && key.settings.radiusLatitude == nil
+            }
+            let before = metresAtCentre ? try? layer.centreLatitude() : nil
             let change = removing ? try layer.remove(points) : try layer.add(points)
+            let after = metresAtCentre ? try? layer.centreLatitude() : nil
+            let dropped = cache.drop(
+                layer: name, epoch: epoch, Self.invalidation(changed: changed, before: before, after: after))
             var data = state.data
             data.liveCount = change.pointCount
-            if !removing { data.bounds = Self.bounds(data.bounds, growing: points) }
+            data.bounds = removing ? layer.pointBounds : Self.bounds(data.bounds, growing: points)
             state = (state.generation + 1, data)
-            return change
+            return PointsChange(change: change, generation: state.generation, tilesDropped: dropped)
         }
     }
 
-    /// `bounds` grown to hold `points` (kept as they are when they cross the antimeridian).
+    /// The cached tiles a change of the `changed` points alters: those whose area padded by
+    /// their settings' reach (radius × scale, or the radius in metres at that zoom) holds one.
+    /// Every tile of the mean (its colours follow the data's value range) is dropped, and with
+    /// a radius in metres at the data's middle latitude, every tile when that latitude moved
+    /// (`before` and `after`). M(z) is not here: a tile not reached is served while the M(z)
+    /// it was drawn with is still that of its zoom (see ``stands(_:at:waiting:)``).
+    static func invalidation(changed: PointIndex, before: Double?, after: Double?) -> TileInvalidation {
+        TileInvalidation(changed: changed) { key in
+            let settings = key.settings
+            guard settings.aggregate == .sum else { return nil }
+            guard settings.radiusMeters != nil else { return settings.radius * key.scale }
+            var latitude = 0.0
+            if settings.radiusLatitude == nil {
+                guard let before, let after, before == after else { return nil }
+                latitude = before
+            }
+            return try? settings.kernelRadius(zoom: key.zoom, scale: key.scale, centreLatitude: latitude)
+        }
+    }
+
+    /// `bounds` grown to hold `points`: the smallest box holding both, its longitudes the
+    /// shortest interval around the world that holds the box's and the points' (crossing the
+    /// antimeridian, `west > east`, when that is shorter).
     static func bounds(_ bounds: PointBounds?, growing points: [WeightedLatLng]) -> PointBounds? {
-        guard let first = points.first else { return bounds }
-        var box =
-            bounds
-            ?? PointBounds(
-                south: first.coordinate.latitude, west: first.coordinate.longitude,
-                north: first.coordinate.latitude, east: first.coordinate.longitude)
-        guard box.west <= box.east else { return box }
+        guard !points.isEmpty else { return bounds }
+        // Arcs of longitude, [west, west + width]: the box's, and each point's (of no width).
+        var arcs: [(west: Double, width: Double)] = bounds.map { [($0.west, $0.longitudeSpan)] } ?? []
+        var south = bounds?.south ?? .infinity
+        var north = bounds?.north ?? -.infinity
         for point in points {
             var longitude = point.coordinate.longitude.truncatingRemainder(dividingBy: 360)
-            if longitude > 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
-            box.south = min(box.south, point.coordinate.latitude)
-            box.north = max(box.north, point.coordinate.latitude)
-            box.west = min(box.west, longitude)
-            box.east = max(box.east, longitude)
+            if longitude >= 180 { longitude -= 360 } else if longitude < -180 { longitude += 360 }
+            arcs.append((longitude, 0))
+            south = min(south, point.coordinate.latitude)
+            north = max(north, point.coordinate.latitude)
         }
-        return box
+        let (west, east) = coveringInterval(arcs)
+        return PointBounds(south: south, west: west, north: north, east: east)
+    }
+
+    /// The shortest interval of longitudes holding every arc: the largest gap between them cut
+    /// out (-180...180 when they leave none).
+    static func coveringInterval(_ arcs: [(west: Double, width: Double)]) -> (west: Double, east: Double) {
+        // Pieces within -180...180 (an arc past 180 continues from -180), merged west to east.
+        var pieces: [(start: Double, end: Double)] = []
+        for arc in arcs {
+            guard arc.width < 360 else { return (-180, 180) }
+            let end = arc.west + arc.width
+            if end > 180 {
+                pieces.append((arc.west, 180))
+                pieces.append((-180, end - 360))
+            } else {
+                pieces.append((arc.west, end))
+            }
+        }
+        pieces.sort { $0.start < $1.start }
+        var merged: [(start: Double, end: Double)] = []
+        for piece in pieces {
+            if let last = merged.last, piece.start <= last.end {
+                merged[merged.count - 1].end = max(last.end, piece.end)
+            } else {
+                merged.append(piece)
+            }
+        }
+        guard let first = merged.first, let last = merged.last else { return (-180, 180) }
+        // The gap across the antimeridian first: kept, the interval does not cross it.
+        var best = (gap: first.start + 360 - last.end, west: first.start, east: last.end)
+        for (a, b) in zip(merged, merged.dropFirst()) where b.start - a.end > best.gap {
+            best = (b.start - a.end, b.start, a.end)
+        }
+        return best.gap > 0 ? (best.west, best.east) : (-180, 180)
+    }
+}
+
+extension TileCache where Key == TileKey {
+    /// Whether a cached tile's key satisfies `predicate` (a pass over the keys).
+    func contains(where predicate: (TileKey) -> Bool) -> Bool {
+        var found = false
+        removeAll { key in
+            if !found, predicate(key) { found = true }
+            return false
+        }
+        return found
     }
 }

@@ -1,11 +1,9 @@
 import HeatmapKit
 import Synchronization
 
-/// The partial changes of a served layer: how many there were (the generation that keys the
-/// server's cached tiles is the layer's generation less them, so that a partial change keeps
-/// the tiles it does not reach) and the caches to drop the reached tiles from.
+/// The caches a served layer's partial changes (``ServedLayer/replace(with:update:)``) drop
+/// the tiles they reach from.
 final class PartialChanges: Sendable {
-    let count = Mutex(0)
     let caches = Mutex<[TileCache<TileKey, RenderedTile>]>([])
 
     /// Drops the tiles of later partial changes from `cache` too.
@@ -15,23 +13,6 @@ final class PartialChanges: Sendable {
 }
 
 extension ServedLayer {
-    /// The generation that keys cached tiles (advanced by every change but a partial one),
-    /// and the data's generation (advanced by every change), read together.
-    var generations: (cache: Int, data: Int) {
-        state.withLock { state in (state.generation - partial.count.withLock { $0 }, state.generation) }
-    }
-
-    /// Caches `tile` if the data are still those of generation `changes` (checked and cached
-    /// under the lock a change takes, so that a partial change cannot drop the key between).
-    func keep(
-        _ tile: RenderedTile, for key: TileKey, in cache: TileCache<TileKey, RenderedTile>,
-        ifUnchangedSince changes: Int
-    ) {
-        state.withLock { state in
-            if state.generation == changes { cache.insert(tile, for: key) }
-        }
-    }
-
     /// The M(z) values the current data know (the ones a tile used so far).
     public var knownMaxima: [MaximumSlotKey: Float] { layer.knownMaxima }
 
@@ -48,12 +29,13 @@ extension ServedLayer {
             replace(with: data)
             return 0
         }
+        // Cached tiles keep the reload epoch in their keys (see ServedLayer+Invalidation.swift):
+        // a partial change advances the generation alone, and drops what it reaches.
         return state.withLock { state in
-            let epoch = state.generation - partial.count.withLock { $0 }
+            let epoch = epoch.load(ordering: .relaxed)
             let before = layer.replaceSource(with: source, keeping: update.maxima)
             let moved = Set(before.keys.filter { before[$0] != update.maxima[$0] })
             state = (state.generation + 1, data)
-            partial.count.withLock { $0 += 1 }
             let name = name
             return partial.caches.withLock { caches in
                 caches.reduce(0) { dropped, cache in

@@ -15,6 +15,9 @@ public final class ServedLayer: Sendable {
     let state: Mutex<(generation: Int, data: LayerData)>
     /// The partial changes so far and who drops the tiles they reach (ServedLayer+PartialUpdate.swift).
     let partial = PartialChanges()
+    /// What the server's cache keys hold: advanced by reloads only, as live changes drop just
+    /// the tiles they reach (see ServedLayer+Invalidation.swift).
+    let epoch = Atomic<Int>(0)
 
     /// Creates a layer.
     ///
@@ -67,6 +70,7 @@ public final class ServedLayer: Sendable {
                 layer.replaceData(with: data.index)
             }
             state = (state.generation + 1, data)
+            epoch.add(1, ordering: .relaxed)
         }
     }
 }

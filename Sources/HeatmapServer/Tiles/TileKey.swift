@@ -20,10 +20,16 @@ struct TileKey: Hashable, Sendable, CacheCost {
 struct RenderedTile: CacheCost {
     var png: [UInt8]?
     private var hash: UInt64
+    /// A live layer's tile: the M(z) its colours used (`nil` for none) and the generation of the
+    /// data it was drawn from (see ServedLayer+Invalidation.swift).
+    var normalization: Double?
+    var drawnAt = 0
 
-    init(_ result: TileResult) {
+    init(_ result: TileResult, normalization: Double? = nil, drawnAt: Int = 0) {
         png = result.png
         hash = ETag.hash(png ?? [])
+        self.normalization = normalization
+        self.drawnAt = drawnAt
     }
 
     /// The strong ETag: `"HASH-LENGTH"` in hexadecimal.

@@ -6,7 +6,7 @@ extension TileService {
     /// `Authorization: Bearer TOKEN` (``ServerOptions/writeToken``). The body is read by the
     /// points readers in the format its `Content-Type` names, gzip inflated; a bad body is 400
     /// naming the line and nothing changes. 200 with `{"added"|"removed": N, "points": N,
-    /// "generation": G}`.
+    /// "generation": G, "tilesDropped": D}` (the cached tiles the change reached, dropped).
     func points(_ request: HTTPRequest, layer name: String) -> HTTPReply {
         let route = Route.points(layer: name)
         guard let layer = byName[name], layer.current.data.source == nil else {
@@ -59,16 +59,17 @@ extension TileService {
         } catch {
             return .text(.badRequest, error.description)
         }
-        let change: LiveChange
+        let done: ServedLayer.PointsChange
         do {
-            change = try layer.change(points, removing: removing)
+            done = try layer.change(points, removing: removing, cache: cache)
         } catch {
             return .text(.badRequest, "request body: \(error.description); nothing was changed")
         }
         var response = HTTPResponse(
             status: .ok,
             body: Array(
-                "{\"\(removing ? "removed" : "added")\": \(change.count), \"points\": \(change.pointCount), \"generation\": \(layer.current.generation)}\n"
+                ("{\"\(removing ? "removed" : "added")\": \(done.change.count), \"points\": \(done.change.pointCount), "
+                    + "\"generation\": \(done.generation), \"tilesDropped\": \(done.tilesDropped)}\n")
                     .utf8))
         response.headers.add("Content-Type", "application/json")
         response.headers.add("Cache-Control", "no-store")

@@ -16,11 +16,20 @@ extension TileService {
             return finish(.text(.badRequest, error.description), route: route)
         }
         let settings = overrides.applied(to: layer.settings)
-        let (epoch, changes) = layer.generations
+        // Keyed by the reload epoch: a live change drops only the tiles it reaches, and a tile
+        // drawn before it stands only while its zoom's M(z) is unchanged.
+        let (generation, epoch) = layer.cacheStamp
         let key = TileKey(
             layer: layer.name, generation: epoch, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
-        return cachedOrShared(request, key: key, route: route) { [self] done in
-            let work: @Sendable () -> Void = { [self] in done(render(layer: layer, key: key, changes: changes)) }
+        // Renders are shared per generation: a request after a change never waits for one begun before it.
+        var shared = key
+        shared.generation = generation
+        let current: (RenderedTile) -> Bool = { [self] in
+            layer.stands($0, key: key, at: generation, waiting: false, in: cache)
+        }
+        return cachedOrShared(request, key: key, route: route, sharedAs: shared, accepting: current) {
+            [self] done in
+            let work: @Sendable () -> Void = { [self] in done(render(layer: layer, key: key)) }
             if layer.current.data.source == nil { renderPool.async(work) } else { renderQueue.async(execute: work) }
         }
     }
@@ -37,19 +46,22 @@ extension TileService {
         return nil
     }
 
-    /// The cached tile at once, or `produce` started once per key however many requests ask
-    /// for it at the same time (later ones wait for its result).
+    /// The cached tile at once (if `accepting` takes it), or `produce` started once per key (or
+    /// per `sharedAs`) however many requests ask for it at the same time (later ones wait for
+    /// its result).
     func cachedOrShared(
-        _ request: HTTPRequest, key: TileKey, route: Route,
+        _ request: HTTPRequest, key: TileKey, route: Route, sharedAs: TileKey? = nil,
+        accepting: (RenderedTile) -> Bool = { _ in true },
         produce: @escaping @Sendable (@escaping InFlightRenders.Waiter) -> Void
     ) -> HTTPReply {
-        if let cached = cache[key] {
+        let shared = sharedAs ?? key
+        if let cached = cache[key], accepting(cached) {
             metrics.cache(hit: true)
             return .response(decorate(tileResponse(cached, request: request, scale: key.scale), route: route))
         }
         metrics.cache(hit: false)
         return .deferred { [self] completion in
-            let first = inFlight.join(key) { [self] result in
+            let first = inFlight.join(shared) { [self] result in
                 switch result {
                 case .success(let tile):
                     completion(decorate(tileResponse(tile, request: request, scale: key.scale), route: route))
@@ -57,7 +69,7 @@ extension TileService {
                 }
             }
             guard first else { return metrics.sharedRender() }
-            produce { [self] result in inFlight.finish(key, with: result) }
+            produce { [self] result in inFlight.finish(shared, with: result) }
         }
     }
 
@@ -74,14 +86,17 @@ extension TileService {
     }
 
     /// Draws a tile (or takes it from the cache, if a render finished since the lookup).
-    /// Kept only if the layer's data did not change since `changes` (its generation then).
-    private func render(layer: ServedLayer, key: TileKey, changes: Int) -> Result<RenderedTile, RenderFailure> {
-        if let cached = cache[key] { return .success(cached) }
+    private func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
+        // The generation first: a tile cached or drawn after it is at least as new.
+        let generation = layer.cacheStamp.generation
+        if let cached = cache[key], layer.stands(cached, key: key, at: generation, waiting: true, in: cache) {
+            return .success(cached)
+        }
         let start = Self.seconds()
         let startCPU = Self.threadCPUSeconds()
-        let result: TileResult
+        let drawn: DrawnTile
         do {
-            result = try layer.layer.tileFor(
+            drawn = try layer.layer.drawTile(
                 x: key.x, y: key.y, zoom: key.zoom, scale: key.scale, settings: key.settings)
         } catch {
             metrics.renderFailed()
@@ -101,9 +116,9 @@ extension TileService {
             }
             return .failure(RenderFailure(status: 500, message: error.description))
         }
-        let tile = RenderedTile(result)
+        let tile = RenderedTile(drawn.result, normalization: drawn.normalization, drawnAt: generation)
         metrics.rendered(seconds: Self.seconds() - start, cpuSeconds: Self.threadCPUSeconds() - startCPU)
-        layer.keep(tile, for: key, in: cache, ifUnchangedSince: changes)
+        layer.insert(tile, for: key, drawnAt: generation, into: cache)
         return .success(tile)
     }
 

@@ -22,16 +22,17 @@ import Testing
         #expect(try parser.parse(bytes[parsed.consumed...]) == nil)
     }
 
-    @Test("beyond the limit 413 before any of it is read; chunked 411; bodies off or GET: not read")
+    @Test("beyond the limit 413 before any of it is read; bodies off or GET: not read")
     func limits() throws {
         var parser = Self.parser(limit: 9)
         #expect(throws: HTTPParseError.payloadTooLarge(limit: 9)) {
             try parser.parse(Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 10\r\n\r\n".utf8)[0...])
         }
         var chunked = Self.parser(limit: 9)
-        #expect(throws: HTTPParseError.lengthRequired) {
+        // A chunked body is read (HTTPChunkedBodyTests): without its chunks yet, more is needed.
+        #expect(
             try chunked.parse(Array("POST / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n".utf8)[0...])
-        }
+                == nil)
         var off = Self.parser(limit: 0)
         let post = try #require(
             try off.parse(Array("POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\n".utf8)[0...]))
