@@ -11,19 +11,22 @@ extension InfoCommand {
         var radius: Int
         var scale: Int
         var normalization: [Output.Normalization]
+        /// With `--radius-meters`: the metres and the latitude they were measured at.
+        var radiusMeters: Double? = nil
+        var radiusLatitude: Double? = nil
     }
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, and M(z).
     func runPostgres(_ connection: ConnectionString, _ table: PostgresTable) throws(CommandError) {
         let source = try PostgresArguments.source(connection, table)
-        let layer = HeatmapTileLayer(source: source, settings: HeatmapSettings(radius: radius))
+        let layer = HeatmapTileLayer(source: source, settings: settings)
         let summary: PostgresTableSummary
         var values: [Output.Normalization] = []
         do {
             summary = try source.summary()
-            for zoom in zooms {
-                values.append(.init(zoom: zoom, value: try layer.normalization(zoom: zoom, scale: scale)))
-            }
+            values = try normalizations(layer)
+        } catch let error as CommandError {
+            throw error
         } catch let error as PostgresError {
             throw CommandError(error.description)
         } catch {
@@ -31,7 +34,8 @@ extension InfoCommand {
         }
         let output = TableOutput(
             table: table.name, imported: source.isImported, summary: summary, radius: radius, scale: scale,
-            normalization: values)
+            normalization: values, radiusMeters: radiusMeters,
+            radiusLatitude: radiusMeters.map { _ in radiusLatitude ?? 0 })
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -54,7 +58,8 @@ extension InfoCommand {
         }
         text += "zero weights: \(s.zeroWeights) (kept, drawing nothing)\n"
         for value in output.normalization {
-            text += "M(\(value.zoom)) = \(value.value) (radius \(radius), scale \(scale))\n"
+            text +=
+                "M(\(value.zoom)) = \(value.value) (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude, reach: value.reach))), scale \(scale))\n"
         }
         print(text, terminator: "")
     }
