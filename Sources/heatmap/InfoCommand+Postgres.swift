@@ -14,6 +14,9 @@ extension InfoCommand {
         /// With `--radius-meters`: the metres and the latitude they were measured at.
         var radiusMeters: Double? = nil
         var radiusLatitude: Double? = nil
+        /// With `--value COL`: the column and the smallest and largest value of the rows drawn.
+        var value: String? = nil
+        var values: [Double]? = nil
     }
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, and M(z).
@@ -32,10 +35,14 @@ extension InfoCommand {
         } catch {
             throw CommandError("\(error)")
         }
-        let output = TableOutput(
+        let range = try options.valueColumn.map { column throws(CommandError) in
+            try PostgresArguments.meanChannels(source, valueColumn: column).values
+        }
+        var output = TableOutput(
             table: table.name, imported: source.isImported, summary: summary, radius: radius, scale: scale,
             normalization: values, radiusMeters: radiusMeters,
             radiusLatitude: radiusMeters.map { _ in radiusLatitude ?? 0 })
+        (output.value, output.values) = (options.valueColumn, range.map { [$0.lowerBound, $0.upperBound] })
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -57,6 +64,9 @@ extension InfoCommand {
             text += "weights: min \(minimum), max \(maximum), sum \(sum), mean \(sum / Double(s.rows))\n"
         }
         text += "zero weights: \(s.zeroWeights) (kept, drawing nothing)\n"
+        if let column = output.value, let range {
+            text += "values of \(column): min \(range.lowerBound), max \(range.upperBound) (the mean's ramp)\n"
+        }
         for value in output.normalization {
             text +=
                 "M(\(value.zoom)) = \(value.value) (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude, reach: value.reach))), scale \(scale))\n"

@@ -243,7 +243,8 @@ struct ServeCommand {
                     try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
             }
             if let postgres {
-                let (layer, watcher) = try Self.tableLayer(postgres, statementTimeout: statementTimeout)
+                let (layer, watcher) = try Self.tableLayer(
+                    postgres, statementTimeout: statementTimeout, valueColumn: readOptions.valueColumn)
                 served.append(layer)
                 watchers.append(watcher)
             }
