@@ -21,6 +21,9 @@ extension InfoCommand {
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, and M(z).
     func runPostgres(_ connection: ConnectionString, _ table: PostgresTable) throws(CommandError) {
+        if radiusMeters != nil, radiusLatitude == nil {
+            throw .usage("--radius-meters with --postgres needs --radius-latitude LAT: a table has no centre at hand")
+        }
         let source = try PostgresArguments.source(connection, table)
         let layer = HeatmapTileLayer(source: source, settings: settings)
         let summary: PostgresTableSummary
@@ -41,7 +44,7 @@ extension InfoCommand {
         var output = TableOutput(
             table: table.name, imported: source.isImported, summary: summary, radius: radius, scale: scale,
             normalization: values, radiusMeters: radiusMeters,
-            radiusLatitude: radiusMeters.map { _ in radiusLatitude ?? 0 })
+            radiusLatitude: radiusLatitude)
         (output.value, output.values) = (options.valueColumn, range.map { [$0.lowerBound, $0.upperBound] })
         if json {
             let encoder = JSONEncoder()

@@ -61,7 +61,8 @@ struct ServeCommand {
         /{layer}/{z}/{x}/{y}[@2x].png, /{a}+{b}/{z}/{x}/{y}.png (b over a),
         /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png, /health, /metrics. Heatmap tiles take
         ?radius=&opacity=&gradient=&max= overrides, and color-map-size=, color-scale=,
-        min-zoom-intensity=, max-zoom-intensity=. POST and DELETE /{layer}/points (with
+        min-zoom-intensity=, max-zoom-intensity= (a stack's URL passes them to its heatmaps);
+        /{layer}/legend.png?z=Z and legend.json (archives: the stored legend; stacks: each member's). POST and DELETE /{layer}/points (with
         --write-token-file) append and remove points. A changed data file, or SIGHUP, reloads the data;
         SIGINT or SIGTERM stops after the requests under way.
         """
