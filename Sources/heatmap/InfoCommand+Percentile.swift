@@ -15,8 +15,9 @@ extension InfoCommand {
     /// With `--max-percentile`, each `--zoom`'s percentile; `nil` without.
     func percentiles(_ index: PointIndex) throws(CommandError) -> [PercentileValue]? {
         guard let percentile else { return nil }
-        let layer = HeatmapTileLayer(
-            index: index, settings: HeatmapSettings(radius: radius, maximumPercentile: percentile), cacheBytes: 0)
+        var ranked = settings
+        ranked.maximumPercentile = percentile
+        let layer = HeatmapTileLayer(index: index, settings: ranked, cacheBytes: 0)
         var values: [PercentileValue] = []
         for zoom in zooms {
             do {

@@ -13,32 +13,47 @@ extension InfoCommand {
         var radius: Int
         var scale: Int
         var normalization: [Output.Normalization]
+        /// With `--radius-meters`: the metres and the latitude they were measured at.
+        var radiusMeters: Double? = nil
+        var radiusLatitude: Double? = nil
+        /// With `--value COL`: the column and the smallest and largest value of the rows drawn.
+        var value: String? = nil
+        var values: [Double]? = nil
     }
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, the
     /// suggested zooms (bounds and a sample of 1000 rows, see ``PostgresSource/extent()``), and M(z).
     func runPostgres(_ connection: ConnectionString, _ table: PostgresTable) throws(CommandError) {
+        if radiusMeters != nil, radiusLatitude == nil {
+            throw .usage("--radius-meters with --postgres needs --radius-latitude LAT: a table has no centre at hand")
+        }
         let source = try PostgresArguments.source(connection, table)
-        let layer = HeatmapTileLayer(source: source, settings: HeatmapSettings(radius: radius))
+        let layer = HeatmapTileLayer(source: source, settings: settings)
         let summary: PostgresTableSummary
         let zoomRange: ClosedRange<Int>
         var values: [Output.Normalization] = []
         do {
             summary = try source.summary()
-            zoomRange = try source.extent().suggestedZoomRange(radius: radius)
-            for zoom in zooms {
-                values.append(.init(zoom: zoom, value: try layer.normalization(zoom: zoom, scale: scale)))
-            }
+            zoomRange = try suggestedZooms(
+                points: source.extent().suggestedZoomRange(radius: radius), latitude: radiusLatitude ?? 0)
+            values = try normalizations(layer)
+        } catch let error as CommandError {
+            throw error
         } catch let error as PostgresError {
             throw CommandError(error.description)
         } catch {
             throw CommandError("\(error)")
         }
-        let output = TableOutput(
+        let range = try options.valueColumn.map { column throws(CommandError) in
+            try PostgresArguments.meanChannels(source, valueColumn: column).values
+        }
+        var output = TableOutput(
             table: table.name, imported: source.isImported, summary: summary,
             suggestedMinimumZoom: zoomRange.lowerBound, suggestedMaximumZoom: zoomRange.upperBound, radius: radius,
             scale: scale,
-            normalization: values)
+            normalization: values, radiusMeters: radiusMeters,
+            radiusLatitude: radiusLatitude)
+        (output.value, output.values) = (options.valueColumn, range.map { [$0.lowerBound, $0.upperBound] })
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -61,9 +76,13 @@ extension InfoCommand {
         }
         text += "zero weights: \(s.zeroWeights) (kept, drawing nothing)\n"
         text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
-        text += " (radius \(radius))\n"
+        text += " (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude)))\n"
+        if let column = output.value, let range {
+            text += "values of \(column): min \(range.lowerBound), max \(range.upperBound) (the mean's ramp)\n"
+        }
         for value in output.normalization {
-            text += "M(\(value.zoom)) = \(value.value) (radius \(radius), scale \(scale))\n"
+            text +=
+                "M(\(value.zoom)) = \(value.value) (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude, reach: value.reach))), scale \(scale))\n"
         }
         print(text, terminator: "")
     }

@@ -5,12 +5,16 @@ import HeatmapPostgres
 /// `heatmap info DATA [options]`: what a points file holds, and M(z) for chosen zooms.
 struct InfoCommand {
     static let usage = """
-        usage: heatmap info DATA [--zoom Z,Z,...] [--radius N] [--scale S] [--max-percentile P] [--json]
+        usage: heatmap info DATA [--zoom Z,Z,...] [--radius N | --radius-meters M [--radius-latitude LAT]]
+                            [--scale S] [--max-percentile P] [--json]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap info --postgres URL --table T [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --zoom Z,Z,...     zoom levels to print the normalisation value M(z) for
           --radius N         kernel radius in points for M(z) and the suggested zooms, 10...50 (default 20)
+          --radius-meters M  a radius in ground metres instead, as tile and serve convert it per zoom
+                             (at --radius-latitude, default the middle of the data's latitudes):
+                             M(z), the reach in pixels and the suggested zooms for it
           --scale S          1, 2 or 3 for M(z) (default 1)
           --max-percentile P also the P-th percentile of each zoom's non-zero pixels (0 < P <= 100),
                              with the zoom it was ranked at (not with --postgres)
@@ -28,13 +32,16 @@ struct InfoCommand {
     var json: Bool
     /// `--max-percentile P`: the percentile to report beside M(z).
     var percentile: Double?
+    /// `--radius-meters M`, `--radius-latitude LAT`: a radius in metres (see InfoCommand+Meters.swift).
+    var radiusMeters: Double?
+    var radiusLatitude: Double?
     var postgres: (ConnectionString, PostgresTable)?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
             arguments,
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
-                "zoom", "radius", "scale", "max-percentile",
+                "zoom", "radius", "scale", "max-percentile", "radius-meters", "radius-latitude",
             ]),
             flags: DataArguments.flags.union(["json"]))
         postgres = try PostgresArguments.table(list)
@@ -58,6 +65,7 @@ struct InfoCommand {
             zooms.append(zoom)
         }
         json = list.flag("json")
+        (radiusMeters, radiusLatitude) = try Self.meters(list, radius: radius)
         percentile = try list.number("max-percentile")
         if let p = percentile, !IntensityPercentile.isValid(p) {
             throw .usage("--max-percentile is a number above 0 and at most 100, got \(p)")
@@ -69,6 +77,8 @@ struct InfoCommand {
         struct Normalization: Codable {
             var zoom: Int
             var value: Double
+            /// The kernel's reach in pixels at this zoom and scale (the radius × scale, or from metres).
+            var reach: Int? = nil
         }
         var path: String
         var format: String
@@ -86,29 +96,26 @@ struct InfoCommand {
         var normalization: [Normalization]
         /// With `--max-percentile`: each zoom's percentile (see InfoCommand+Percentile.swift).
         var percentiles: [PercentileValue]? = nil
+        /// With `--radius-meters`: the metres and the latitude they were measured at.
+        var radiusMeters: Double? = nil
+        var radiusLatitude: Double? = nil
     }
 
     func run() throws(CommandError) {
         if let (connection, table) = postgres { return try runPostgres(connection, table) }
         let file = try DataArguments.read(dataPath, options: options)
         let report = file.report
-        let layer = HeatmapTileLayer(index: file.index, settings: HeatmapSettings(radius: radius))
-        var values: [Output.Normalization] = []
-        for zoom in zooms {
-            do {
-                values.append(.init(zoom: zoom, value: try layer.normalization(zoom: zoom, scale: scale)))
-            } catch {
-                throw CommandError(error.description)
-            }
-        }
-        let zoomRange = report.suggestedZoomRange(radius: radius)
+        let layer = HeatmapTileLayer(index: file.index, settings: settings)
+        let values = try normalizations(layer)
+        let zoomRange = try suggestedZooms(report, latitude: Self.middle(file.index))
         let output = Output(
             path: report.path, format: report.format.rawValue, pointsRead: report.pointsRead,
             skippedCount: report.skippedCount, skippedLines: report.skippedLines,
             clampedLatitudeCount: report.clampedLatitudeCount, zeroWeightCount: report.zeroWeightCount,
             bounds: report.bounds, weights: report.weights, suggestedMinimumZoom: zoomRange.lowerBound,
             suggestedMaximumZoom: zoomRange.upperBound, radius: radius, scale: scale, normalization: values,
-            percentiles: try percentiles(file.index))
+            percentiles: try percentiles(file.index), radiusMeters: radiusMeters,
+            radiusLatitude: radiusMeters.map { _ in radiusLatitude ?? Self.middle(file.index) })
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -138,9 +145,10 @@ struct InfoCommand {
         text += "zero weights: \(output.zeroWeightCount) (kept, drawing nothing)\n"
         text += "beyond ±85.05112878° latitude: \(output.clampedLatitudeCount) (kept, drawn at the limit)\n"
         text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
-        text += " (radius \(output.radius))\n"
+        text += " (\(radiusText(output)))\n"
         for value in output.normalization {
-            text += "M(\(value.zoom)) = \(value.value) (radius \(output.radius), scale \(output.scale))\n"
+            text +=
+                "M(\(value.zoom)) = \(value.value) (\(radiusText(output, reach: value.reach)), scale \(output.scale))\n"
         }
         for p in output.percentiles ?? [] {
             text += "P\(LegendLabel.text(p.percentile))(\(p.zoom)) = \(p.value) (\(p.pixels) non-zero pixels"

@@ -39,13 +39,9 @@ enum KernelArguments {
         }
     }
 
-    /// Refuses the mean where the data cannot give it: `--aggregate mean` without `--value`,
-    /// or anything of the mean over PostgreSQL (not supported there yet).
+    /// Refuses the mean where the data cannot give it: `--aggregate mean` without `--value`
+    /// (a file's column or field, or with `--postgres` the table's column).
     static func check(_ settings: HeatmapSettings, options: PointReadOptions, postgres: Bool) throws(CommandError) {
-        if postgres, settings.aggregate == .mean || options.valueColumn != nil {
-            throw .usage(
-                "--aggregate mean and --value are not supported with --postgres yet: read the points from a file")
-        }
         if settings.aggregate == .mean, options.valueColumn == nil {
             throw .usage("--aggregate mean needs --value COL, the column or field whose mean to draw")
         }

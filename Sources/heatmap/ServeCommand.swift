@@ -35,7 +35,8 @@ struct ServeCommand {
                              such as 0000ff:0.2,ff0000:1
           --config FILE      JSON with host, port, cacheMB, cacheControl, documentCacheControl, cors,
                              emptyTile, watch, attribution,
-                             defaults {radius, opacity, gradient, maxIntensity}, layers
+                             defaults {radius, opacity, gradient, maxIntensity, colorScale, ...,
+                             radiusMeters, radiusLatitude, aggregate, value, minDensity, valueRange}, layers
                              [{name, file, radius, ...} or {name, url}], stacks [{name, layers}]
                              and upstreamTimeout; a layer's own values win, then flags
           --cache-mb N       tile cache size (default 256)
@@ -60,7 +61,8 @@ struct ServeCommand {
         /{layer}/{z}/{x}/{y}[@2x].png, /{a}+{b}/{z}/{x}/{y}.png (b over a),
         /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png, /health, /metrics. Heatmap tiles take
         ?radius=&opacity=&gradient=&max= overrides, and color-map-size=, color-scale=,
-        min-zoom-intensity=, max-zoom-intensity=. POST and DELETE /{layer}/points (with
+        min-zoom-intensity=, max-zoom-intensity= (a stack's URL passes them to its heatmaps);
+        /{layer}/legend.png?z=Z and legend.json (archives: the stored legend; stacks: each member's). POST and DELETE /{layer}/points (with
         --write-token-file) append and remove points. A changed data file, or SIGHUP, reloads the data;
         SIGINT or SIGTERM stops after the requests under way.
         """
@@ -83,6 +85,9 @@ struct ServeCommand {
     var watch = true
     /// `--access-log`: the file (`-` for standard output), or `nil` for no log.
     var accessLogPath: String?
+    /// The value column of each data file whose layer in the configuration names one
+    /// (`"value"`), instead of `--value`.
+    var valueColumns: [String: String] = [:]
 
     init(_ arguments: [String]) throws(CommandError) {
         if arguments.contains("--help") || arguments.contains("-h") { throw .usage(Self.usage) }
@@ -151,7 +156,7 @@ struct ServeCommand {
         limits.bodiesNeedToken = true
         limits.bodyToken = options.writeToken
         do {
-            var base = try (config.defaults?.applied(to: .default)) ?? .default
+            var base = try configDefaults(config, path: list.text("config") ?? "")
             base.radius = try list.integer("radius") ?? base.radius
             base.opacity = try list.number("opacity") ?? base.opacity
             try AppearanceArguments.apply(list, to: &base)
@@ -172,15 +177,7 @@ struct ServeCommand {
                 let (name, value) = (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
                 if Self.isURL(value) { urlLayers.append((name, value)) } else { layers.append((name, value, base)) }
             }
-            for layer in config.layers ?? [] {
-                if let url = layer.url {
-                    urlLayers.append((layer.name ?? "url", url))
-                } else if let file = layer.file {
-                    let settings = try layer.settings.applied(to: base)
-                    try settings.validate()
-                    layers.append((layer.name ?? Self.layerName(file), file, settings))
-                }
-            }
+            try addConfigLayers(config, path: list.text("config") ?? "", base: base)
             stacks = config.stacks ?? []
             upstreamTimeout = try list.number("upstream-timeout") ?? config.upstreamTimeout ?? upstreamTimeout
             guard upstreamTimeout.isFinite, (0.1...3600).contains(upstreamTimeout) else {
@@ -242,12 +239,13 @@ struct ServeCommand {
                     stored.append(try StoredLayer(name: layer.name, source: layer.file, reader: Self.open(layer.file)))
                     continue
                 }
-                let data = try Self.load(layer.file, options: readOptions)
+                let data = try Self.load(layer.file, options: readOptions(for: layer.file))
                 served.append(
                     try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
             }
             if let postgres {
-                let (layer, watcher) = try Self.tableLayer(postgres, statementTimeout: statementTimeout)
+                let (layer, watcher) = try Self.tableLayer(
+                    postgres, statementTimeout: statementTimeout, valueColumn: readOptions.valueColumn)
                 served.append(layer)
                 watchers.append(watcher)
             }
@@ -271,14 +269,15 @@ struct ServeCommand {
             (layers.map(\.name) + [postgres?.name].compactMap { $0 } + urlLayers.map(\.name) + stacks.map(\.name))
             .joined(separator: ", ")
         FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
-        let sources = Self.handleSignals(server: server, service: service, options: readOptions, accessLog: accessLog)
+        let sources = Self.handleSignals(
+            server: server, service: service, options: readOptions, valueColumns: valueColumns, accessLog: accessLog)
         for watcher in watchers { watcher.start() }
         let files = service.layers.map(\.source).filter { !$0.isEmpty }
         let watcher =
             watch
-            ? DataFileWatcher(paths: files) { [readOptions] _ in
+            ? DataFileWatcher(paths: files) { [readOptions, valueColumns] _ in
                 FileHandle.standardError.write(Data("heatmap: a data file changed\n".utf8))
-                Self.reload(service, options: readOptions)
+                Self.reload(service, options: readOptions, valueColumns: valueColumns)
             } : nil
         server.waitUntilStopped()
         watcher?.stop()
@@ -290,8 +289,10 @@ struct ServeCommand {
 
     /// Reads every layer's file again and swaps the data in (a file that fails keeps its old
     /// data), and says so, or what failed, on standard error.
-    static func reload(_ service: TileService, options: PointReadOptions) {
-        let errors = service.reload { (path) throws(LayerLoadError) in try load(path, options: options) }
+    static func reload(_ service: TileService, options: PointReadOptions, valueColumns: [String: String] = [:]) {
+        let errors = service.reload { (path) throws(LayerLoadError) in
+            try load(path, options: options.withValueColumn(valueColumns[path]))
+        }
         let message = errors.isEmpty ? "reloaded" : errors.map(\.description).joined(separator: "\n")
         FileHandle.standardError.write(Data("heatmap: \(message)\n".utf8))
     }
@@ -299,7 +300,8 @@ struct ServeCommand {
     /// SIGHUP reloads every layer's file; SIGINT and SIGTERM shut down gracefully (a second
     /// one at once).
     static func handleSignals(
-        server: HTTPServer, service: TileService, options: PointReadOptions, accessLog: AccessLog? = nil
+        server: HTTPServer, service: TileService, options: PointReadOptions, valueColumns: [String: String] = [:],
+        accessLog: AccessLog? = nil
     ) -> [any DispatchSourceSignal] {
         var sources: [any DispatchSourceSignal] = []
         let stopping = Atomic<Bool>(false)
@@ -309,7 +311,7 @@ struct ServeCommand {
             source.setEventHandler {
                 if signalNumber == SIGHUP {
                     reopen(accessLog)
-                    reload(service, options: options)
+                    reload(service, options: options, valueColumns: valueColumns)
                 } else if stopping.exchange(true, ordering: .relaxed) {
                     FileHandle.standardError.write(Data("heatmap: stopped at once\n".utf8))
                     exit(1)  // asked twice: do not wait for the requests under way

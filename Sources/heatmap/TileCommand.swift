@@ -75,8 +75,9 @@ struct TileCommand {
         if let (connection, table) = postgres {
             // Pinned: the tile and its zoom's M(z) are read from one state of the table.
             let source = try PostgresArguments.source(connection, table)
-            layer = HeatmapTileLayer(
-                source: source.pinned(toChangeCount: try? source.changeCount()), settings: settings)
+            layer = try PostgresArguments.layer(
+                source.pinned(toChangeCount: try? source.changeCount()), valueColumn: options.valueColumn,
+                settings: settings)
         } else {
             let file = try DataArguments.read(dataPath, options: options)
             layer = DataArguments.layer(file, settings: settings)

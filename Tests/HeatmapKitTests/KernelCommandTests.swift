@@ -60,7 +60,7 @@ import Testing
             "--output", output,
         ])
         #expect(postgres.status == 64)
-        #expect(postgres.standardError.contains("not supported with --postgres"), "\(postgres.standardError)")
+        #expect(postgres.standardError.contains("needs --value COL"), "\(postgres.standardError)")
     }
 
     @Test("render --radius-meters stores every tile the library draws, none missed by the walk")

@@ -117,6 +117,7 @@ import Testing
         #expect(tileJSON.contains("\"maxPercentile\":90"))
         let page = try client.get("/").text
         #expect(page.contains("id=\"legend\"") && page.contains("/legend.png?z="))
+        #expect(page.contains("id=\"max-percentile\"") && page.contains("&max-percentile="), "the percentile control")
     }
 
     @Test("config keys set every colour option, checked as the flags are")

@@ -40,6 +40,18 @@ timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?gradient=ice&radius=30" >"
     2>>"$ARTIFACTS/chromium.log"
 python3 Tests/browser/check_screenshot.py "$ARTIFACTS/map-page-ice.png" "$ARTIFACTS/map-page-ice.html" \
     "http://127.0.0.1:$PORT/metrics" ice
+# The percentile control: the page's query sets it, and the tiles and the legend are asked for with it.
+timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?max-percentile=90" >"$ARTIFACTS/map-page-p90.html" \
+    2>>"$ARTIFACTS/chromium.log"
+grep -q 'data-legend="[^"]*/legend.png?z=[^"]*max-percentile=90' "$ARTIFACTS/map-page-p90.html" \
+    || { echo "browser test: the legend did not follow the percentile control" >&2; exit 1; }
+grep -q 'data-tiles-loaded="[1-9]' "$ARTIFACTS/map-page-p90.html" \
+    || { echo "browser test: no tile loaded with the percentile control" >&2; exit 1; }
+python3 - "$PORT" <<'PY'
+import sys, urllib.request
+metrics = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
+assert 'route="legend",status="200"' in metrics, "no legend served"
+PY
 # SIGHUP reloads the data in place; SIGTERM stops the server gracefully.
 kill -HUP "$SERVER"
 python3 - "$PORT" <<'PY'

@@ -39,18 +39,7 @@ extension ValueIndex {
         -> MeanGrid
     {
         let density = self.density.intensity(in: rect, space: space, kernel: kernel)
-        var means = [Float](repeating: .nan, count: density.values.count)
-        var shown = false
-        if !density.isEmpty {
-            let numerator = shiftedValues.intensity(in: rect, space: space, kernel: kernel)
-            for i in 0..<means.count {
-                let d = density.values[i]
-                guard d > 0, Double(d) >= minimumDensity else { continue }
-                let n = numerator.isEmpty ? 0 : numerator.values[i]
-                means[i] = Float(lowest + Double(n) / Double(d))
-                shown = true
-            }
-        }
-        return MeanGrid(width: density.width, height: density.height, means: means, density: density, isEmpty: !shown)
+        let numerator = density.isEmpty ? nil : shiftedValues.intensity(in: rect, space: space, kernel: kernel)
+        return MeanGrid(density: density, numerator: numerator, lowest: lowest, minimumDensity: minimumDensity)
     }
 }

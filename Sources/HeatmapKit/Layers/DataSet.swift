@@ -17,6 +17,8 @@ final class DataSet: Sendable {
     private let indexingStarted = Mutex(false)
     /// The points' values for ``Aggregate/mean``, or `nil` when the data have none.
     let valueIndex: ValueIndex?
+    /// The mean's second channel from a source other than points (see DataSet+SourceValues.swift), or `nil`.
+    let sourceValues: SourceValues?
     /// The middle of the data's latitudes, once computed (see DataSet+Latitude.swift).
     let centre = Mutex<Double?>(nil)
     /// The percentiles computed so far (see DataSet+Percentile.swift).
@@ -34,6 +36,7 @@ final class DataSet: Sendable {
         givenPoints = points
         external = nil
         valueIndex = nil
+        sourceValues = nil
         live = nil
         built = Mutex(nil)
     }
@@ -43,15 +46,17 @@ final class DataSet: Sendable {
         givenPoints = nil
         external = nil
         valueIndex = nil
+        sourceValues = nil
         live = nil
         built = Mutex(.success(index))
     }
 
     /// A data set drawn from another source; it has no points to list and no index to build.
-    init(source: ExternalSource) {
+    init(source: ExternalSource, sourceValues: SourceValues? = nil) {
         givenPoints = nil
         external = source
         valueIndex = nil
+        self.sourceValues = sourceValues
         live = nil
         built = Mutex(nil)
     }
@@ -62,6 +67,7 @@ final class DataSet: Sendable {
         givenPoints = nil
         external = ExternalSource(live)
         valueIndex = nil
+        sourceValues = nil
         self.live = live
         built = Mutex(nil)
     }
@@ -71,6 +77,7 @@ final class DataSet: Sendable {
         givenPoints = nil
         external = nil
         valueIndex = values
+        sourceValues = nil
         live = nil
         built = Mutex(.success(values.density))
     }

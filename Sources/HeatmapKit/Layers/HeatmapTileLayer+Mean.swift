@@ -36,8 +36,8 @@ extension HeatmapTileLayer {
     /// smallest and largest value; `nil` when the data have no values.
     public func meanRange(settings: HeatmapSettings? = nil) throws(HeatmapError) -> ClosedRange<Double>? {
         let snapshot = try snapshot(overriding: settings)
-        guard let values = snapshot.data.valueIndex else { return nil }
-        return snapshot.settings.valueRange ?? values.lowest...values.highest
+        guard let values = snapshot.data.valueBounds else { return nil }
+        return snapshot.settings.valueRange ?? values
     }
 
     /// The kernel-weighted mean of a tile's pixels (NaN where clear), before colour; `nil`
@@ -58,11 +58,11 @@ extension HeatmapTileLayer {
     }
 
     func meanGrid(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> MeanGrid {
-        guard let values = snapshot.data.valueIndex else {
+        guard snapshot.data.valueBounds != nil else {
             throw .invalidMean("the data have no values: read them with a value column (--value COL)")
         }
         let kernel = GaussianKernel(radius: try snapshot.reach(zoom: space.zoom, scale: space.scale))
-        return values.mean(
+        return try snapshot.data.mean(
             in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: kernel,
             minimumDensity: snapshot.settings.minimumDensity)
     }
@@ -72,8 +72,7 @@ extension HeatmapTileLayer {
     func renderMean(x: Int, y: Int, space: PixelSpace, snapshot: Snapshot) throws(HeatmapError) -> TileResult {
         let grid = try meanGrid(x: x, y: y, space: space, snapshot: snapshot)
         if grid.isEmpty { return .noTile }
-        let values = snapshot.data.valueIndex
-        let range = snapshot.settings.valueRange ?? (values.map { $0.lowest...$0.highest } ?? 0...0)
+        let range = snapshot.settings.valueRange ?? snapshot.data.valueBounds ?? 0...0
         let image = snapshot.colorMap.colorize(grid.positions(in: range), maximum: 1)
         do {
             return .image(try PNGEncoder().encode(image))

@@ -48,10 +48,11 @@ public final class PostgresSource: WeightSource {
         }
     }
 
-    /// A version of `source` (the same pool, table and hooks) standing for `pinnedChangeCount`.
-    init(copying source: PostgresSource, pinnedChangeCount: Int64?) {
+    /// A version of `source` (the same pool, table and hooks) standing for `pinnedChangeCount`,
+    /// reading `layout` instead of the source's when given (the mean's channels).
+    init(copying source: PostgresSource, pinnedChangeCount: Int64?, layout: TableLayout? = nil) {
         table = source.table
-        layout = source.layout
+        self.layout = layout ?? source.layout
         pool = source.pool
         hooks = source.hooks
         statementTimeout = source.statementTimeout

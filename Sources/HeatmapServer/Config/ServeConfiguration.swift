@@ -7,9 +7,11 @@ import HeatmapKit
 /// {"host": "127.0.0.1", "port": 8080, "cacheMB": 256, "cacheControl": "public, max-age=300",
 ///  "documentCacheControl": "no-cache", "cors": true, "emptyTile": "png", "watch": true,
 ///  "attribution": "Police stations: data.gov.au",
-///  "defaults": {"radius": 20, "opacity": 0.7, "gradient": "default"},
+///  "defaults": {"radius": 20, "opacity": 0.7, "gradient": "default", "radiusMeters": 500},
 ///  "layers": [{"name": "police", "file": "police_stations.json", "radius": 30, "gradient": "fire",
 ///              "opacity": 0.8, "maxIntensity": 5},
+///             {"name": "prices", "file": "sales.csv", "aggregate": "mean", "value": "price",
+///              "minDensity": 0.5, "valueRange": [100000, 900000]},
 ///             {"name": "osm", "url": "https://tile.openstreetmap.org/{z}/{x}/{y}.png"}],
 ///  "stacks": [{"name": "police_map", "layers": ["osm", "police"]}], "upstreamTimeout": 10}
 /// ```
@@ -69,6 +71,18 @@ public struct ServeConfiguration: Decodable, Sendable {
         public var maxZoomIntensity: Int?
         /// Normalise by this percentile (0 < P ≤ 100) of the zoom's non-zero pixels (`--max-percentile`).
         public var maxPercentile: Double?
+        /// The radius in ground metres, converted per zoom (`--radius-meters`); wins over radius.
+        public var radiusMeters: Double?
+        /// The latitude the metres are measured at, -90...90 (`--radius-latitude`; default the data's middle).
+        public var radiusLatitude: Double?
+        /// `sum` or `mean` (`--aggregate`); mean needs ``value``.
+        public var aggregate: String?
+        /// The column or field whose mean to draw (`--value`).
+        public var value: String?
+        /// With mean: pixels whose density is below this stay clear (`--min-density`, default 0).
+        public var minDensity: Double?
+        /// With mean: the values at the ends of the ramp, `[LO, HI]` (`--value-range LO,HI`).
+        public var valueRange: [Double]?
     }
 
     /// Drawing settings as written in the file.
@@ -91,12 +105,26 @@ public struct ServeConfiguration: Decodable, Sendable {
         public var maxZoomIntensity: Int?
         /// Normalise by this percentile (0 < P ≤ 100) of the zoom's non-zero pixels (`--max-percentile`).
         public var maxPercentile: Double?
+        /// The radius in ground metres, converted per zoom (`--radius-meters`); wins over radius.
+        public var radiusMeters: Double?
+        /// The latitude the metres are measured at, -90...90 (`--radius-latitude`; default the data's middle).
+        public var radiusLatitude: Double?
+        /// `sum` or `mean` (`--aggregate`); mean needs ``value``.
+        public var aggregate: String?
+        /// The column or field whose mean to draw (`--value`).
+        public var value: String?
+        /// With mean: pixels whose density is below this stay clear (`--min-density`, default 0).
+        public var minDensity: Double?
+        /// With mean: the values at the ends of the ramp, `[LO, HI]` (`--value-range LO,HI`).
+        public var valueRange: [Double]?
 
         /// Creates settings as the file would give them.
         public init(
             radius: Int? = nil, opacity: Double? = nil, gradient: String? = nil, maxIntensity: Double? = nil,
             colorScale: String? = nil, colorMapSize: Int? = nil, minZoomIntensity: Int? = nil,
-            maxZoomIntensity: Int? = nil, maxPercentile: Double? = nil
+            maxZoomIntensity: Int? = nil, maxPercentile: Double? = nil, radiusMeters: Double? = nil,
+            radiusLatitude: Double? = nil, aggregate: String? = nil, value: String? = nil, minDensity: Double? = nil,
+            valueRange: [Double]? = nil
         ) {
             self.radius = radius
             self.opacity = opacity
@@ -107,6 +135,12 @@ public struct ServeConfiguration: Decodable, Sendable {
             self.minZoomIntensity = minZoomIntensity
             self.maxZoomIntensity = maxZoomIntensity
             self.maxPercentile = maxPercentile
+            self.radiusMeters = radiusMeters
+            self.radiusLatitude = radiusLatitude
+            self.aggregate = aggregate
+            self.value = value
+            self.minDensity = minDensity
+            self.valueRange = valueRange
         }
 
         /// Applies the values given to `base`, checked as the flags are (the key named in the error).
@@ -140,6 +174,7 @@ public struct ServeConfiguration: Decodable, Sendable {
             if let minZoomIntensity { settings.minimumZoomIntensity = minZoomIntensity }
             if let maxZoomIntensity { settings.maximumZoomIntensity = maxZoomIntensity }
             if let maxPercentile { settings.maximumPercentile = maxPercentile }
+            try applyKernel(to: &settings)
             do {
                 try settings.validate()
             } catch {
@@ -184,6 +219,7 @@ extension ServeConfiguration.Layer {
         .init(
             radius: radius, opacity: opacity, gradient: gradient, maxIntensity: maxIntensity, colorScale: colorScale,
             colorMapSize: colorMapSize, minZoomIntensity: minZoomIntensity, maxZoomIntensity: maxZoomIntensity,
-            maxPercentile: maxPercentile)
+            maxPercentile: maxPercentile, radiusMeters: radiusMeters, radiusLatitude: radiusLatitude,
+            aggregate: aggregate, value: value, minDensity: minDensity, valueRange: valueRange)
     }
 }

@@ -1,5 +1,6 @@
 /// The page at `/`: every layer on a Leaflet map over OpenStreetMap, a layer switcher, and
-/// radius, opacity and gradient controls that re-request tiles with query parameters.
+/// radius, opacity, gradient, scale and percentile controls that re-request tiles (and the
+/// legend) with query parameters.
 enum MapPage {
     /// Where Leaflet comes from.
     enum LeafletSource {
@@ -51,6 +52,7 @@ enum MapPage {
               <label>opacity <input id="opacity" type="range" min="0" max="1" step="0.05"> <span id="opacity-value"></span></label>
               <label>gradient <select id="gradient"></select></label>
               <label>scale <select id="color-scale"><option value="">layer's</option><option>linear</option><option>sqrt</option><option>log</option></select></label>
+              <label>percentile <input id="max-percentile" type="number" min="0" max="100" step="0.5" placeholder="max" size="5"></label>
             </div>
             <script>
             "use strict";
@@ -70,13 +72,14 @@ enum MapPage {
               const gradient = document.getElementById("gradient");
               const colorScale = document.getElementById("color-scale");
               const radiusMeters = document.getElementById("radius-meters");
+              const maxPercentile = document.getElementById("max-percentile");
               radius.value = catalog.layers[0].radius;
               opacity.value = catalog.layers[0].opacity;
               for (const name of catalog.gradients) gradient.add(new Option(name, name));
               // The page's own query (/?gradient=fire&radius=30) sets the controls, for links.
               const given = new URLSearchParams(location.search);
               let tuned = false;
-              for (const [control, name] of [[radius, "radius"], [opacity, "opacity"], [gradient, "gradient"], [colorScale, "color-scale"], [radiusMeters, "radius-meters"]]) {
+              for (const [control, name] of [[radius, "radius"], [opacity, "opacity"], [gradient, "gradient"], [colorScale, "color-scale"], [radiusMeters, "radius-meters"], [maxPercentile, "max-percentile"]]) {
                 if (!given.has(name)) continue;
                 if (control === gradient && ![...gradient.options].some((o) => o.value === given.get(name)))
                   gradient.add(new Option(given.get(name), given.get(name)));
@@ -88,7 +91,9 @@ enum MapPage {
                 return "?radius=" + radius.value + "&opacity=" + opacity.value +
                   "&gradient=" + encodeURIComponent(gradient.value) +
                   (colorScale.value ? "&color-scale=" + colorScale.value : "") +
-                  (Number(radiusMeters.value) > 0 ? "&radius-meters=" + Number(radiusMeters.value) : "");
+                  (Number(radiusMeters.value) > 0 ? "&radius-meters=" + Number(radiusMeters.value) : "") +
+                  (Number(maxPercentile.value) > 0 && Number(maxPercentile.value) <= 100
+                    ? "&max-percentile=" + Number(maxPercentile.value) : "");
               }
               const overlays = {};
               const layers = catalog.layers.map((info, i) => {
@@ -135,6 +140,7 @@ enum MapPage {
               gradient.addEventListener("change", update);
               colorScale.addEventListener("change", update);
               radiusMeters.addEventListener("change", update);
+              maxPercentile.addEventListener("change", update);
               radius.addEventListener("input", show);
               opacity.addEventListener("input", show);
               show();

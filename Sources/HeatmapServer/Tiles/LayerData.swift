@@ -15,6 +15,9 @@ public struct LayerData: Sendable {
     public var sourceCount = 0
     /// The points with their values, when read with a value column (for the mean); `nil` otherwise.
     public var values: ValueIndex? = nil
+    /// With ``source``: the mean's numerator Σ wᵢ·(vᵢ − LO) per pixel and LO...HI (see
+    /// ``HeatmapTileLayer/init(source:shiftedValues:values:settings:cacheBytes:)``); `nil` for none.
+    public var sourceValues: SourceMeanChannel? = nil
 
     /// The points of a layer changed while serving (`POST`/`DELETE /{layer}/points`), when they
     /// are not `index`'s.

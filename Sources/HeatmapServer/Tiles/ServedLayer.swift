@@ -37,7 +37,11 @@ public final class ServedLayer: Sendable {
         self.name = name
         self.source = source
         self.settings = settings
-        if let source = data.source {
+        if let source = data.source, let mean = data.sourceValues {
+            layer = HeatmapTileLayer(
+                source: source, shiftedValues: mean.shiftedValues, values: mean.values, settings: settings,
+                cacheBytes: 0)
+        } else if let source = data.source {
             layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
         } else if let values = data.values {
             layer = HeatmapTileLayer(values: values, settings: settings, cacheBytes: 0)
@@ -62,7 +66,9 @@ public final class ServedLayer: Sendable {
     /// Swaps in new data: requests under way finish on the old, later ones see the new.
     public func replace(with data: LayerData) {
         state.withLock { state in
-            if let source = data.source {
+            if let source = data.source, let mean = data.sourceValues {
+                layer.replaceSource(with: source, shiftedValues: mean.shiftedValues, values: mean.values)
+            } else if let source = data.source {
                 layer.replaceSource(with: source)
             } else if let values = data.values {
                 layer.replaceData(withValues: values)

@@ -34,12 +34,21 @@ extension TileService {
     /// A tile of any ``TileLayer``: from the shared cache, or asked for once per key with
     /// `await layer.tile(_:)`; 204 for no tile, 503 with `Retry-After` for not available yet.
     func hostedTile(
-        _ request: HTTPRequest, name: String, layer: any TileLayer, zoom: Int, x: Int, y: Int, scale: Int
+        _ request: HTTPRequest, name: String, layer given: any TileLayer, zoom: Int, x: Int, y: Int, scale: Int
     ) -> HTTPReply {
         let route = Route.tile(layer: name, zoom: zoom, x: x, y: y, scale: scale)
         if let reason = offGrid(zoom: zoom, x: x, y: y) { return finish(.text(.badRequest, reason), route: route) }
+        // A stack's query parameters reach its heatmaps (TileService+StackOverrides.swift).
+        let layer: any TileLayer
+        let cacheName: String
+        do {
+            (layer, cacheName) = try overriddenStack(request, name: name) ?? (given, name)
+        } catch {
+            return finish(.text(error.status, error.message), route: route)
+        }
         let key = TileKey(
-            layer: name, generation: layer.cacheGeneration, settings: .default, zoom: zoom, x: x, y: y, scale: scale)
+            layer: cacheName, generation: layer.cacheGeneration, settings: .default, zoom: zoom, x: x, y: y,
+            scale: scale)
         return cachedOrShared(request, key: key, route: route) { [self] done in
             Task(executorPreference: DispatchTaskExecutor.shared) { [self] in done(await ask(layer, key: key)) }
         }

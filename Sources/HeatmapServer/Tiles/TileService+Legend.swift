@@ -7,10 +7,8 @@ extension TileService {
     /// may be computed first); a strong `ETag` from the bytes, CORS as tiles.
     func legend(_ request: HTTPRequest, name: String, format: Route.LegendFormat) -> HTTPReply {
         let route = Route.legend(layer: name, format: format)
-        guard let layer = byName[name] else {
-            let what = tileLayers[name] == nil ? "no layer \(name)" : "layer \(name) is not a heatmap: it has no legend"
-            return finish(.text(.notFound, what), route: route)
-        }
+        // Archives, stacks and URL layers: TileService+LayerLegends.swift.
+        guard let layer = byName[name] else { return otherLegend(request, name: name, format: format, route: route) }
         let query: LegendQuery
         do {
             query = try LegendQuery(request.queryItems, zooms: options.minZoom...options.maxZoom)

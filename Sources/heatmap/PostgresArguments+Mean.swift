@@ -1,0 +1,29 @@
+import HeatmapKit
+import HeatmapPostgres
+
+extension PostgresArguments {
+    /// The mean's channels of `--value COL` over the table.
+    ///
+    /// - Throws: ``CommandError`` naming the column, or the database's failure.
+    static func meanChannels(_ source: PostgresSource, valueColumn: String) throws(CommandError)
+        -> PostgresMeanChannels
+    {
+        do {
+            return try source.meanChannels(valueColumn: valueColumn)
+        } catch {
+            throw CommandError(error.description)
+        }
+    }
+
+    /// The layer of a table: the density, and with `--value COL` the mean's channels too
+    /// (`sum(weight)` and `sum(weight * (value - LO))` per pixel, see PostgresSource+Mean.swift).
+    static func layer(_ source: PostgresSource, valueColumn: String?, settings: HeatmapSettings)
+        throws(CommandError) -> HeatmapTileLayer
+    {
+        guard let valueColumn else { return HeatmapTileLayer(source: source, settings: settings) }
+        let channels = try meanChannels(source, valueColumn: valueColumn)
+        return HeatmapTileLayer(
+            source: channels.density, shiftedValues: channels.shiftedValues, values: channels.values,
+            settings: settings)
+    }
+}
