@@ -32,7 +32,7 @@ enum ShardSummaries {
                     + "WHERE c.oid = to_regclass($1)", [quoted]
             ).text(0, 0) ?? base
         let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
-        try CellSummaries.build(table: quoted, cells: cells, name: name, rows: rows, on: connection)
+        try CellSummaries.build(table: quoted, cells: cells, name: name, rows: rows, preparable: true, on: connection)
         // postgres_fdw's sessions search pg_catalog alone: the triggers' functions keep this path.
         for function in ["heatmap_count_change()", "heatmap_cells_change()"] {
             try connection.execute("ALTER FUNCTION \(function) SET search_path FROM CURRENT")

@@ -25,21 +25,27 @@ enum CellSummaries {
     /// Each level is summed from the rows into a temporary table, coarsest first, until one
     /// has too many cells; only the levels kept are written to `cells`, in key order (the
     /// table's B-tree then grows at its end, and no level is written and deleted again).
-    static func build(table: String, cells: String, name: String, rows: Int, on connection: PostgresConnection)
-        throws(PostgresError)
-    {
+    /// `preparable` stages them in plain tables of a name of their own instead, dropped in the
+    /// same transaction, for a transaction that ends in `PREPARE TRANSACTION` (which refuses
+    /// one that touched temporary tables).
+    static func build(
+        table: String, cells: String, name: String, rows: Int, preparable: Bool = false,
+        on connection: PostgresConnection
+    ) throws(PostgresError) {
         try connection.execute(
             "CREATE TABLE IF NOT EXISTS \(cells) (level int2 NOT NULL, key int8 NOT NULL, x int8 NOT NULL, "
                 + "y int8 NOT NULL, weight float8 NOT NULL, PRIMARY KEY (level, key))")
         try connection.execute("ALTER TABLE \(cells) ADD COLUMN IF NOT EXISTS rows int8 NOT NULL DEFAULT 0")
         try connection.execute("TRUNCATE \(cells)")
         try connection.execute("SET LOCAL work_mem = '256MB'")
-        func staged(_ level: Int) -> String { "heatmap_cells_\(level)" }
+        let stage =
+            preparable ? "heatmap_stage_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))_" : "heatmap_cells_"
+        func staged(_ level: Int) -> String { PostgresConnection.quoted(identifier: "\(stage)\(level)") }
         var finest = levels.upperBound + 1
         for level in levels.reversed() {
             try connection.execute("DROP TABLE IF EXISTS \(staged(level))")
             let count = try connection.execute(
-                "CREATE TEMPORARY TABLE \(staged(level)) AS SELECT x >> \(level) AS x, y >> \(level) AS y, "
+                "CREATE \(preparable ? "UNLOGGED" : "TEMPORARY") TABLE \(staged(level)) AS SELECT x >> \(level) AS x, y >> \(level) AS y, "
                     + "\(shifted("min(key)", by: 2 * level)) AS key, sum(weight::float8) AS weight, count(*) AS rows FROM \(table) "
                     + "WHERE weight > 0 GROUP BY 1, 2"
             ).affectedRows
