@@ -5,6 +5,14 @@ enum HTTPProbe {
     /// Asks `path` of 127.0.0.1:`port` (`Connection: close`); returns the status and the
     /// bytes of the body.
     static func get(port: Int, path: String) throws -> (status: Int, bytes: Int) {
+        let answer = try request(port: port, path: path)
+        return (answer.status, answer.body.count)
+    }
+
+    /// One request on its own connection (`Connection: close`): the status and the body.
+    static func request(
+        port: Int, method: String = "GET", path: String, headers: [String] = [], body: [UInt8] = []
+    ) throws -> (status: Int, body: [UInt8]) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw OptionError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
@@ -18,10 +26,13 @@ enum HTTPProbe {
             }
         }
         guard connected == 0 else { throw OptionError("connect: \(String(cString: strerror(errno)))") }
-        let request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
+        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
+        for header in headers { head += header + "\r\n" }
+        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
+        let bytes = Array((head + "\r\n").utf8) + body
         var sent = 0
-        while sent < request.count {
-            let n = request[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
             guard n > 0 else { throw OptionError("send: \(String(cString: strerror(errno)))") }
             sent += n
         }
@@ -32,13 +43,16 @@ enum HTTPProbe {
             if n <= 0 { break }
             response += buffer[0..<n]
         }
-        let text = String(decoding: response.prefix(64), as: UTF8.self)
-        let status = text.split(separator: " ").dropFirst().first.flatMap { Int($0) } ?? 0
-        let headerEnd = response.indices.first { i in
-            i + 3 < response.count && response[i] == 13 && response[i + 1] == 10 && response[i + 2] == 13
-                && response[i + 3] == 10
+        let status =
+            String(decoding: response.prefix(64), as: UTF8.self).split(separator: " ").dropFirst().first
+            .flatMap { Int($0) } ?? 0
+        var end = 0
+        while end + 3 < response.count,
+            !(response[end] == 13 && response[end + 1] == 10 && response[end + 2] == 13 && response[end + 3] == 10)
+        {
+            end += 1
         }
-        return (status, headerEnd.map { response.count - $0 - 4 } ?? 0)
+        return (status, end + 4 <= response.count ? Array(response[(end + 4)...]) : [])
     }
 
     /// A port no one listens on now, from the kernel.

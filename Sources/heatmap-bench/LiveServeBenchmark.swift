@@ -71,13 +71,13 @@ enum LiveServeBenchmark {
         guard up else { throw OptionError("live serve: the server did not answer within 120 s") }
         func path(_ t: (zoom: Int, x: Int, y: Int)) -> String { "/live_bench/\(t.zoom)/\(t.x)/\(t.y).png" }
         let far = "/live_bench/6/2/40.png"  // the Pacific, west of the data: nothing near
-        for t in tiles { _ = try request(port: port, path: path(t)) }
-        _ = try request(port: port, path: far)
+        for t in tiles { _ = try HTTPProbe.request(port: port, path: path(t)) }
+        _ = try HTTPProbe.request(port: port, path: far)
         let cachedBefore = try metric(port: port, "heatmap_tile_cache_entries")
         var answer: (status: Int, body: [UInt8]) = (0, [])
         let body = Array(csv(added).utf8)
         let post = try Measure.seconds {
-            answer = try request(
+            answer = try HTTPProbe.request(
                 port: port, method: "POST", path: "/live_bench/points",
                 headers: ["Authorization: Bearer live-bench-token", "Content-Type: text/csv"], body: body)
         }
@@ -93,10 +93,11 @@ enum LiveServeBenchmark {
         var cached: [String: Double] = [:]
         var bytes: [String: [UInt8]] = [:]
         for t in tiles {
-            next[path(t)] = try Measure.seconds { bytes[path(t)] = try request(port: port, path: path(t)).body } * 1000
-            cached[path(t)] = try Measure.seconds { _ = try request(port: port, path: path(t)) } * 1000
+            next[path(t)] =
+                try Measure.seconds { bytes[path(t)] = try HTTPProbe.request(port: port, path: path(t)).body } * 1000
+            cached[path(t)] = try Measure.seconds { _ = try HTTPProbe.request(port: port, path: path(t)) } * 1000
         }
-        let farMs = try Measure.seconds { _ = try request(port: port, path: far) } * 1000
+        let farMs = try Measure.seconds { _ = try HTTPProbe.request(port: port, path: far) } * 1000
         // The rebuild: every point in the file, read again on SIGHUP.
         try Data(csv(points + added).utf8).write(to: file)
         let reloads = try metric(port: port, "heatmap_reloads_total")
@@ -111,7 +112,8 @@ enum LiveServeBenchmark {
         var same = true
         for t in tiles {
             var again: [UInt8] = []
-            reloaded[path(t)] = try Measure.seconds { again = try request(port: port, path: path(t)).body } * 1000
+            reloaded[path(t)] =
+                try Measure.seconds { again = try HTTPProbe.request(port: port, path: path(t)).body } * 1000
             same = same && again == bytes[path(t)]
         }
         let result = LiveServeMeasurement(
@@ -144,56 +146,10 @@ enum LiveServeBenchmark {
 
     /// A gauge or counter of /metrics (-1 if missing).
     static func metric(port: Int, _ name: String) throws -> Double {
-        let text = String(decoding: try request(port: port, path: "/metrics").body, as: UTF8.self)
+        let text = String(decoding: try HTTPProbe.request(port: port, path: "/metrics").body, as: UTF8.self)
         for line in text.split(separator: "\n") where line.hasPrefix(name + " ") {
             return Double(line.dropFirst(name.count + 1)) ?? -1
         }
         return -1
-    }
-
-    /// One request on its own connection (`Connection: close`): the status and the body.
-    static func request(
-        port: Int, method: String = "GET", path: String, headers: [String] = [], body: [UInt8] = []
-    ) throws -> (status: Int, body: [UInt8]) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { throw OptionError("socket: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = in_port_t(UInt16(truncatingIfNeeded: port).bigEndian)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else { throw OptionError("connect: \(String(cString: strerror(errno)))") }
-        var head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n"
-        for header in headers { head += header + "\r\n" }
-        if !body.isEmpty { head += "Content-Length: \(body.count)\r\n" }
-        let bytes = Array((head + "\r\n").utf8) + body
-        var sent = 0
-        while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
-            guard n > 0 else { throw OptionError("send: \(String(cString: strerror(errno)))") }
-            sent += n
-        }
-        var response: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n <= 0 { break }
-            response += buffer[0..<n]
-        }
-        let status =
-            String(decoding: response.prefix(64), as: UTF8.self).split(separator: " ").dropFirst().first
-            .flatMap { Int($0) } ?? 0
-        var end = 0
-        while end + 3 < response.count,
-            !(response[end] == 13 && response[end + 1] == 10 && response[end + 2] == 13 && response[end + 3] == 10)
-        {
-            end += 1
-        }
-        return (status, end + 4 <= response.count ? Array(response[(end + 4)...]) : [])
     }
 }

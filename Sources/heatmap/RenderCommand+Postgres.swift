@@ -16,6 +16,11 @@ extension RenderCommand {
                 "--data-format reads a file: with --postgres the table's columns are --lat, --lng, --weight or --geometry"
             )
         }
+        if list.text("aggregate") == "mean" || list.text("value") != nil {
+            throw .usage(
+                "--aggregate mean and --value are not supported with --postgres by render yet: "
+                    + "heatmap tile, info and serve draw a table's mean")
+        }
         if list.flag("skip-invalid") {
             throw .usage(
                 "--skip-invalid reads a file: with --postgres, rows with an unusable position or weight draw nothing "

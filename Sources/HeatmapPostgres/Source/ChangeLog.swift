@@ -65,22 +65,10 @@ enum ChangeLog {
     /// (Re)creates the log's triggers on `table` (quoted; `name` is its schema-qualified name
     /// as the triggers spell it): the log is complete from the current change count on.
     static func install(table: String, name: String, on connection: PostgresConnection) throws(PostgresError) {
+        // Two imports replacing the shared function at once collide: one at a time, until commit.
+        try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
         for statement in sharedStatements + [function] { try connection.execute(statement) }
-        let base = String(table.split(separator: ".").last ?? Substring(table)).dropFirst().dropLast()
-            .replacing("\"\"", with: "\"")
-        let events = [
-            ("insert", "INSERT", "REFERENCING NEW TABLE AS heatmap_new_rows"),
-            ("update", "UPDATE", "REFERENCING OLD TABLE AS heatmap_old_rows NEW TABLE AS heatmap_new_rows"),
-            ("delete", "DELETE", "REFERENCING OLD TABLE AS heatmap_old_rows"),
-            ("truncate", "TRUNCATE", ""),
-        ]
-        for (suffix, event, referencing) in events {
-            let trigger = PostgresConnection.quoted(identifier: base + "_log_" + suffix)
-            try connection.execute("DROP TRIGGER IF EXISTS \(trigger) ON \(table)")
-            try connection.execute(
-                "CREATE TRIGGER \(trigger) AFTER \(event) ON \(table) \(referencing) FOR EACH STATEMENT "
-                    + "EXECUTE FUNCTION heatmap_log_change()")
-        }
+        try StatementTriggers.install(on: table, infix: "log", call: "heatmap_log_change()", connection: connection)
         try connection.execute("DELETE FROM heatmap_changes WHERE table_name = $1", [name])
         try connection.execute(
             """

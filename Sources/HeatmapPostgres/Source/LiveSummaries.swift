@@ -48,21 +48,8 @@ enum LiveSummaries {
         // Two imports replacing the shared function at once collide: one at a time, until commit.
         try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
         try connection.execute(function)
-        let base = String(table.split(separator: ".").last ?? Substring(table)).dropFirst().dropLast()
-            .replacing("\"\"", with: "\"")
         let argument = "'" + cells.replacing("'", with: "''") + "'"
-        let events = [
-            ("insert", "INSERT", "REFERENCING NEW TABLE AS heatmap_new_rows"),
-            ("update", "UPDATE", "REFERENCING OLD TABLE AS heatmap_old_rows NEW TABLE AS heatmap_new_rows"),
-            ("delete", "DELETE", "REFERENCING OLD TABLE AS heatmap_old_rows"),
-            ("truncate", "TRUNCATE", ""),
-        ]
-        for (suffix, event, referencing) in events {
-            let trigger = PostgresConnection.quoted(identifier: base + "_summaries_" + suffix)
-            try connection.execute("DROP TRIGGER IF EXISTS \(trigger) ON \(table)")
-            try connection.execute(
-                "CREATE TRIGGER \(trigger) AFTER \(event) ON \(table) \(referencing) FOR EACH STATEMENT "
-                    + "EXECUTE FUNCTION heatmap_cells_change(\(argument))")
-        }
+        try StatementTriggers.install(
+            on: table, infix: "summaries", call: "heatmap_cells_change(\(argument))", connection: connection)
     }
 }
