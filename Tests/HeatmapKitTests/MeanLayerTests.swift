@@ -27,6 +27,22 @@ import Testing
             try layer.tileFor(x: 57, y: 39, zoom: 6, settings: .default) == (try sum.tileFor(x: 57, y: 39, zoom: 6)))
     }
 
+    @Test("a layer of the mean refuses live points, and keeps its values and tiles")
+    func refusesLivePoints() throws {
+        let values = try #require(Self.values)
+        var settings = HeatmapSettings()
+        settings.aggregate = .mean
+        let layer = HeatmapTileLayer(values: values, settings: settings)
+        let before = try layer.tileFor(x: 57, y: 39, zoom: 6)
+        let point = WeightedLatLng(coordinate: Coordinate(latitude: -37.8, longitude: 145), intensity: 1)
+        for removing in [false, true] {
+            #expect(throws: HeatmapError.self) { _ = removing ? try layer.remove([point]) : try layer.add([point]) }
+        }
+        #expect(try layer.meanRange() == values.lowest...values.highest)
+        #expect(try layer.tileFor(x: 57, y: 39, zoom: 6) == before)
+        #expect(layer.pointCount == values.density.count)
+    }
+
     @Test("the minimum density clears pixels, and a tile with none left is no tile")
     func minimumDensity() throws {
         let values = try #require(Self.values)

@@ -82,6 +82,12 @@ extension HeatmapTileLayer {
     ) throws(HeatmapError) -> LiveChange {
         while true {
             let (data, generation) = state.withLock { ($0.data, $0.generation) }
+            // Points given live carry no value: a layer of the mean would lose its values.
+            if data.valueIndex != nil || data.sourceValues != nil {
+                throw .sourceFailed(
+                    "points can be added and removed only on a layer of weights: this layer draws the mean of "
+                        + "a value, which added points do not carry (reload the file with them instead)")
+            }
             let live: LiveData
             if let current = data.live {
                 live = current
