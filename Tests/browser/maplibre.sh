@@ -96,25 +96,28 @@ PY
 }
 stop() { kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=; }
 visit() {  # $1: a name, $2: the page's query; writes $ARTIFACTS/maplibre-$1.json and .png
-    local url="http://127.0.0.1:$PAGE_PORT/index.html?name=$1&$2" profile="$ARTIFACTS/maplibre-profile" browser
+    local url="http://127.0.0.1:$PAGE_PORT/index.html?name=$1&$2" profile browser
     # In real time, a new profile each time (nothing cached from the run before: tiles, preflights),
-    # until the page has posted what it saw (at most 60 s).
-    rm -rf "$profile" "$SITE/report-$1.json"
+    # until the page has posted what it saw (at most 60 s). Each profile is a folder of its own:
+    # Chromium's helpers may still write into the last one for a moment after it is stopped.
+    profile=$(mktemp -d "$ARTIFACTS/maplibre-profile.XXXXXX")
+    rm -f "$SITE/report-$1.json"
     "$BROWSER" "${FLAGS[@]}" --remote-debugging-port=0 --user-data-dir="$profile" "$url" 2>>"$ARTIFACTS/chromium.log" &
     browser=$!
     for _ in $(seq 240); do [ -s "$SITE/report-$1.json" ] && break; sleep 0.25; done
     kill "$browser" 2>/dev/null || true
     wait "$browser" 2>/dev/null || true
     cp "$SITE/report-$1.json" "$ARTIFACTS/maplibre-$1.json" 2>/dev/null || : >"$ARTIFACTS/maplibre-$1.json"
-    [ "${3:-}" = no-screenshot ] && return
+    if [ "${3:-}" = no-screenshot ]; then rm -rf "$profile" || true; return; fi
     # The screenshot (virtual time: MapLibre sometimes has not drawn yet, a blank one is 4 kB: up to three tries).
     for _ in 1 2 3; do
-        rm -rf "$profile"
+        rm -rf "$profile" || true
+        profile=$(mktemp -d "$ARTIFACTS/maplibre-profile.XXXXXX")
         timeout 120 "$BROWSER" "${FLAGS[@]}" --user-data-dir="$profile" --virtual-time-budget=20000 \
             --screenshot="$ARTIFACTS/maplibre-$1.png" "$url" 2>>"$ARTIFACTS/chromium.log" || true
         [ "$(stat -c %s "$ARTIFACTS/maplibre-$1.png" 2>/dev/null || echo 0)" -gt 5000 ] && break
     done
-    rm -rf "$profile"
+    rm -rf "$profile" || true
 }
 
 serve
