@@ -55,6 +55,16 @@ enum HTTPProbe {
         return (status, end + 4 <= response.count ? Array(response[(end + 4)...]) : [])
     }
 
+    /// Asks `path` every 0.1 s until it answers 200, for at most `seconds`; returns whether it did
+    /// (a server just started reads its data first).
+    static func waitUntilAnswered(port: Int, path: String, seconds: Int) -> Bool {
+        for _ in 0..<(seconds * 10) {
+            if (try? get(port: port, path: path))?.status == 200 { return true }
+            usleep(100_000)
+        }
+        return false
+    }
+
     /// A port no one listens on now, from the kernel.
     static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

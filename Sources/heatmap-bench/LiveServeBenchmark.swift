@@ -63,12 +63,9 @@ enum LiveServeBenchmark {
             server.terminate()
             server.waitUntilExit()
         }
-        var up = false
-        for _ in 0..<1200 where !up {
-            up = (try? HTTPProbe.get(port: port, path: "/live_bench.json"))?.status == 200
-            if !up { usleep(100_000) }
+        guard HTTPProbe.waitUntilAnswered(port: port, path: "/live_bench.json", seconds: 120) else {
+            throw OptionError("live serve: the server did not answer within 120 s")
         }
-        guard up else { throw OptionError("live serve: the server did not answer within 120 s") }
         func path(_ t: (zoom: Int, x: Int, y: Int)) -> String { "/live_bench/\(t.zoom)/\(t.x)/\(t.y).png" }
         let far = "/live_bench/6/2/40.png"  // the Pacific, west of the data: nothing near
         for t in tiles { _ = try HTTPProbe.request(port: port, path: path(t)) }

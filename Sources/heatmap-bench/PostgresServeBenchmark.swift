@@ -76,12 +76,9 @@ enum PostgresServeBenchmark {
             server.waitUntilExit()
         }
         let pid = server.processIdentifier
-        var up = false
-        for _ in 0..<600 where !up {
-            up = (try? HTTPProbe.get(port: port, path: "/\(table).json"))?.status == 200
-            if !up { usleep(100_000) }
+        guard HTTPProbe.waitUntilAnswered(port: port, path: "/\(table).json", seconds: 60) else {
+            throw OptionError("postgres serve: the server did not answer within 60 s")
         }
-        guard up else { throw OptionError("postgres serve: the server did not answer within 60 s") }
         let start = Measure.resident(of: pid)
         var served: [ServedTile] = []
         for round in 0..<2 {
