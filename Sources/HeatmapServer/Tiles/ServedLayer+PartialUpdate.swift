@@ -36,31 +36,29 @@ extension ServedLayer {
             let before = layer.replaceSource(with: source, keeping: update.maxima)
             let moved = Set(before.keys.filter { before[$0] != update.maxima[$0] })
             state = (state.generation + 1, data)
-            let name = name
+            let invalidation = TileInvalidation(reaches: update.reaches) { key in
+                Self.reach(of: key, kept: update.maxima, moved: moved)
+            }
             return partial.caches.withLock { caches in
-                caches.reduce(0) { dropped, cache in
-                    dropped
-                        + cache.removeAll { key in
-                            guard key.layer == name, key.generation == epoch else { return false }
-                            return Self.isReached(key, by: update, moved: moved)
-                        }
-                }
+                caches.reduce(0) { dropped, cache in dropped + cache.drop(layer: name, epoch: epoch, invalidation) }
             }
         }
     }
 
-    /// Whether a cached tile may differ after `update`: its area reached, its M(z) `moved`
-    /// (or not one kept), or drawn with settings whose scale the change may move.
-    static func isReached(_ key: TileKey, by update: PartialUpdate, moved: Set<MaximumSlotKey>) -> Bool {
+    /// The kernel's reach in pixels of a cached tile for a partial change (see
+    /// ``TileInvalidation/reach``): `nil`, dropping it, when its M(z) `moved` or is not one of
+    /// those `kept`, or when it was drawn with settings whose scale the change may move (a
+    /// radius in metres, a percentile, the mean).
+    static func reach(of key: TileKey, kept: [MaximumSlotKey: Float], moved: Set<MaximumSlotKey>) -> Int? {
         let settings = key.settings
-        guard settings.radiusMeters == nil, settings.maximumPercentile == nil, settings.aggregate == .sum,
-            let space = try? PixelSpace(zoom: key.zoom, scale: key.scale)
-        else { return true }
+        guard settings.radiusMeters == nil, settings.maximumPercentile == nil, settings.aggregate == .sum else {
+            return nil
+        }
         let reach = settings.radius * key.scale
         if settings.maximumIntensity == nil {
             let slot = MaximumSlotKey(zoom: settings.normalizationZoom(key.zoom), scale: key.scale, reach: reach)
-            if moved.contains(slot) || update.maxima[slot] == nil { return true }
+            if moved.contains(slot) || kept[slot] == nil { return nil }
         }
-        return update.reaches(space, reach, key.x, key.y)
+        return reach
     }
 }
