@@ -37,7 +37,7 @@ extension ServeCommand {
             } catch {
                 throw .usage("\(place): \(error.description)")
             }
-            if let value = layer.value { valueColumns[file] = value }
+            if let value = layer.settings.value { valueColumns[file] = value }
             if settings.aggregate == .mean, readOptions(for: file).valueColumn == nil, !Self.isArchive(file) {
                 throw .usage("\(place): aggregate mean needs \"value\", the column or field whose mean to draw")
             }

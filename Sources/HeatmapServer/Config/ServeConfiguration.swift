@@ -46,6 +46,9 @@ public struct ServeConfiguration: Decodable, Sendable {
     public var upstreamTimeout: Double?
 
     /// A layer: a name, a file (and settings) or a URL template.
+    ///
+    /// The settings' keys stand beside `name`, `file` and `url` in the layer's object, as in `defaults`:
+    /// `{"name": "police", "file": "police.json", "radius": 30}`.
     public struct Layer: Decodable, Sendable {
         /// The name in URLs (default: the file's name without extension).
         public var name: String?
@@ -53,40 +56,33 @@ public struct ServeConfiguration: Decodable, Sendable {
         public var file: String?
         /// A URL layer's template: `https://host/{z}/{x}/{y}.png`, `http://…` or `file:///dir/{z}/{x}/{y}.png`.
         public var url: String?
-        /// Radius in points, 10...50.
-        public var radius: Int?
-        /// Opacity 0...1.
-        public var opacity: Double?
-        /// A preset name or `COLOUR:STOP,…`.
-        public var gradient: String?
-        /// A fixed normalisation value (omit for each zoom's true maximum).
-        public var maxIntensity: Double?
-        /// `linear`, `sqrt` or `log` (`--color-scale`).
-        public var colorScale: String?
-        /// Entries of the colour map, 2...1048576 (`--color-map-size`).
-        public var colorMapSize: Int?
-        /// Below this zoom (0...22) M(z) is M(minZoomIntensity) (`--min-zoom-intensity`).
-        public var minZoomIntensity: Int?
-        /// Above this zoom (0...22) M(z) is M(maxZoomIntensity) (`--max-zoom-intensity`).
-        public var maxZoomIntensity: Int?
-        /// Normalise by this percentile (0 < P ≤ 100) of the zoom's non-zero pixels (`--max-percentile`).
-        public var maxPercentile: Double?
-        /// The radius in ground metres, converted per zoom (`--radius-meters`); wins over radius.
-        public var radiusMeters: Double?
-        /// The latitude the metres are measured at, -90...90 (`--radius-latitude`; default the data's middle).
-        public var radiusLatitude: Double?
-        /// `sum` or `mean` (`--aggregate`); mean needs ``value``.
-        public var aggregate: String?
-        /// The column or field whose mean to draw (`--value`).
-        public var value: String?
-        /// With mean: pixels whose density is below this stay clear (`--min-density`, default 0).
-        public var minDensity: Double?
-        /// With mean: the values at the ends of the ramp, `[LO, HI]` (`--value-range LO,HI`).
-        public var valueRange: [Double]?
+        /// The layer's own drawing settings, decoded from the same object (its keys win over `defaults`).
+        public var settings: LayerSettings
+
+        /// Creates a layer as the file would give it.
+        public init(name: String? = nil, file: String? = nil, url: String? = nil, settings: LayerSettings = .init()) {
+            self.name = name
+            self.file = file
+            self.url = url
+            self.settings = settings
+        }
+
+        private enum CodingKeys: String, CodingKey {
+            case name, file, url
+        }
+
+        /// Decodes `name`, `file` and `url`, and the settings' keys from the same object.
+        public init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            name = try container.decodeIfPresent(String.self, forKey: .name)
+            file = try container.decodeIfPresent(String.self, forKey: .file)
+            url = try container.decodeIfPresent(String.self, forKey: .url)
+            settings = try LayerSettings(from: decoder)
+        }
     }
 
     /// Drawing settings as written in the file.
-    public struct LayerSettings: Decodable, Sendable {
+    public struct LayerSettings: Decodable, Equatable, Sendable {
         /// Radius in points, 10...50.
         public var radius: Int?
         /// Opacity 0...1.
@@ -210,16 +206,5 @@ public struct ServeConfiguration: Decodable, Sendable {
             }
         }
         return configuration
-    }
-}
-
-extension ServeConfiguration.Layer {
-    /// The layer's settings over `base`.
-    public var settings: ServeConfiguration.LayerSettings {
-        .init(
-            radius: radius, opacity: opacity, gradient: gradient, maxIntensity: maxIntensity, colorScale: colorScale,
-            colorMapSize: colorMapSize, minZoomIntensity: minZoomIntensity, maxZoomIntensity: maxZoomIntensity,
-            maxPercentile: maxPercentile, radiusMeters: radiusMeters, radiusLatitude: radiusLatitude,
-            aggregate: aggregate, value: value, minDensity: minDensity, valueRange: valueRange)
     }
 }

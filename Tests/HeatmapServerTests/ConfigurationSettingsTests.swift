@@ -1,0 +1,64 @@
+import Foundation
+import HeatmapServer
+import Testing
+
+@Suite struct ConfigurationSettingsTests {
+    /// Every settings key, once, with a value that is not its default.
+    static let everyKey = """
+        "radius": 30, "opacity": 0.5, "gradient": "fire", "maxIntensity": 4, "colorScale": "sqrt",
+        "colorMapSize": 64, "minZoomIntensity": 3, "maxZoomIntensity": 9, "maxPercentile": 99.5,
+        "radiusMeters": 500, "radiusLatitude": -37.5, "aggregate": "mean", "value": "price",
+        "minDensity": 0.25, "valueRange": [10, 90]
+        """
+
+    static let expected = ServeConfiguration.LayerSettings(
+        radius: 30, opacity: 0.5, gradient: "fire", maxIntensity: 4, colorScale: "sqrt", colorMapSize: 64,
+        minZoomIntensity: 3, maxZoomIntensity: 9, maxPercentile: 99.5, radiusMeters: 500, radiusLatitude: -37.5,
+        aggregate: "mean", value: "price", minDensity: 0.25, valueRange: [10, 90])
+
+    @Test("every settings key decodes the same in defaults and inline in a layer, beside name, file and url")
+    func everyKeyThroughBothPaths() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-config-keys-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let path = folder.appendingPathComponent("serve.json").path
+        let text = """
+            {"defaults": {\(Self.everyKey)},
+             "layers": [{"name": "all", "file": "all.csv", \(Self.everyKey)},
+                        {"name": "osm", "url": "https://tile.example.org/{z}/{x}/{y}.png"}]}
+            """
+        try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+        let configuration = try ServeConfiguration.load(path: path)
+        let defaults = try #require(configuration.defaults)
+        let layers = try #require(configuration.layers)
+        #expect(defaults == Self.expected)
+        #expect(layers[0].settings == Self.expected)
+        #expect(layers[0].name == "all" && layers[0].file == folder.path + "/all.csv" && layers[0].url == nil)
+        #expect(layers[1].settings == ServeConfiguration.LayerSettings(), "a URL layer sets nothing")
+        // The expected value sets every stored key, so a key added later without a test here fails.
+        let unset = Mirror(reflecting: Self.expected).children.filter { child in
+            Mirror(reflecting: child.value).displayStyle == .optional
+                && Mirror(reflecting: child.value).children.isEmpty
+        }
+        #expect(unset.isEmpty, "keys not covered: \(unset.compactMap(\.label))")
+        // Both decode to settings that apply the same.
+        let fromDefaults = try defaults.applied(to: .default)
+        let fromLayer = try layers[0].settings.applied(to: .default)
+        #expect(fromDefaults == fromLayer)
+        #expect(fromLayer.radius == 30 && fromLayer.opacity == 0.5 && fromLayer.radiusMeters == 500)
+        #expect(fromLayer.aggregate == .mean && fromLayer.valueRange == 10...90 && fromLayer.minimumDensity == 0.25)
+    }
+
+    @Test("a settings key of the wrong type in a layer names the key")
+    func wrongTypeInALayer() throws {
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-config-type-\(getpid()).json")
+        try Data(#"{"layers": [{"file": "a.json", "radius": "big"}]}"#.utf8).write(to: path)
+        defer { try? FileManager.default.removeItem(at: path) }
+        do {
+            _ = try ServeConfiguration.load(path: path.path)
+            Issue.record("a string radius was accepted")
+        } catch {
+            #expect(error.description.contains("radius"), "\(error.description)")
+        }
+    }
+}

@@ -1,1 +1,0 @@
-../../HeatmapKitTests/Tiles/Upstream.swift
