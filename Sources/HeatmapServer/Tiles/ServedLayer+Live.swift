@@ -10,28 +10,27 @@ extension ServedLayer {
         var tilesDropped: Int
     }
 
-    /// Appends (or removes) points on the running layer and drops the cached tiles they reach,
-    /// atomically with the generation that a render checks before caching its tile, so that the
-    /// next tile request sees them and no tile drawn before the change is cached after it; the
+    /// Appends (or removes) points on the running layer and drops the cached tiles they reach
+    /// from every server cache of the layer (``caches``), atomically with the generation that a
+    /// render checks before caching its tile, so that the next tile request sees them and no
+    /// tile drawn before the change is cached after it; the
     /// bounds of TileJSON follow (exactly: grown by appended points, found again from the points
     /// left after a removal). A reload (SIGHUP, a changed file) replaces them with the file's.
     ///
     /// - Throws: ``HeatmapError`` naming the point at fault; nothing is changed then.
-    func change(_ points: [WeightedLatLng], removing: Bool, cache: TileCache<TileKey, RenderedTile>)
-        throws(HeatmapError) -> PointsChange
-    {
+    func change(_ points: [WeightedLatLng], removing: Bool) throws(HeatmapError) -> PointsChange {
         let changed = try PointIndex(points: points)
         return try state.withLock { (state) throws(HeatmapError) -> PointsChange in
             let epoch = epoch.load(ordering: .relaxed)
             // A radius in metres at the data's middle latitude moves with it: measured before
             // and after only when a cached tile was drawn so (a pass over the points each).
-            let metresAtCentre = cache.contains { key in
+            let metresAtCentre = caches.contains { key in
                 key.layer == name && key.settings.radiusMeters != nil && key.settings.radiusLatitude == nil
             }
             let before = metresAtCentre ? try? layer.centreLatitude() : nil
             let change = removing ? try layer.remove(points) : try layer.add(points)
             let after = metresAtCentre ? try? layer.centreLatitude() : nil
-            let dropped = cache.drop(
+            let dropped = caches.drop(
                 layer: name, epoch: epoch, Self.invalidation(changed: changed, before: before, after: after))
             var data = state.data
             data.liveCount = change.pointCount

@@ -1,16 +1,4 @@
 import HeatmapKit
-import Synchronization
-
-/// The caches a served layer's partial changes (``ServedLayer/replace(with:update:)``) drop
-/// the tiles they reach from.
-final class PartialChanges: Sendable {
-    let caches = Mutex<[TileCache<TileKey, RenderedTile>]>([])
-
-    /// Drops the tiles of later partial changes from `cache` too.
-    func attach(_ cache: TileCache<TileKey, RenderedTile>) {
-        caches.withLock { $0.append(cache) }
-    }
-}
 
 extension ServedLayer {
     /// The M(z) values the current data know (the ones a tile used so far).
@@ -39,9 +27,7 @@ extension ServedLayer {
             let invalidation = TileInvalidation(reaches: update.reaches) { key in
                 Self.reach(of: key, kept: update.maxima, moved: moved)
             }
-            return partial.caches.withLock { caches in
-                caches.reduce(0) { dropped, cache in dropped + cache.drop(layer: name, epoch: epoch, invalidation) }
-            }
+            return caches.drop(layer: name, epoch: epoch, invalidation)
         }
     }
 

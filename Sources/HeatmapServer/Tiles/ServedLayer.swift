@@ -13,8 +13,8 @@ public final class ServedLayer: Sendable {
     /// Draws tiles for every settings (the server caches the results, so the layer does not).
     let layer: HeatmapTileLayer
     let state: Mutex<(generation: Int, data: LayerData)>
-    /// The partial changes so far and who drops the tiles they reach (ServedLayer+PartialUpdate.swift).
-    let partial = PartialChanges()
+    /// The server caches holding its tiles, where every change of its data drops those it reaches.
+    let caches = LayerCaches()
     /// What the server's cache keys hold: advanced by reloads only, as live changes drop just
     /// the tiles they reach (see ServedLayer+Invalidation.swift).
     let epoch = Atomic<Int>(0)

@@ -61,7 +61,7 @@ extension TileService {
         }
         let done: ServedLayer.PointsChange
         do {
-            done = try layer.change(points, removing: removing, cache: cache)
+            done = try layer.change(points, removing: removing)
         } catch {
             return .text(.badRequest, "request body: \(error.description); nothing was changed")
         }

@@ -89,7 +89,7 @@ public final class TileService: HTTPResponder {
         self.options = options
         self.stats = stats
         cache = TileCache(capacityBytes: options.cacheBytes)
-        for layer in layers { layer.partial.attach(cache) }
+        for layer in layers { layer.caches.attach(cache) }
         assets = StaticAssets(leafletDirectory: options.leafletDirectory)
     }
 
