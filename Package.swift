@@ -34,21 +34,24 @@ let package = Package(
         .executableTarget(
             name: "heatmap", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres"]),
         .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]),
+        // Helpers of the test targets only (running the built command, an HTTP upstream, ports).
+        .target(name: "HeatmapTestSupport", dependencies: ["HeatmapKit"], path: "Tests/HeatmapTestSupport"),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
-            dependencies: ["HeatmapKit", "CPNG", "CZlib"],
+            dependencies: ["HeatmapKit", "CPNG", "CZlib", "HeatmapTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "HeatmapTilesTests", dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite"],
+            name: "HeatmapTilesTests", dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite", "HeatmapTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
-            name: "HeatmapServerTests", dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles"],
+            name: "HeatmapServerTests",
+            dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles", "HeatmapTestSupport"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapPostgresTests",
-            dependencies: ["HeatmapPostgres", "HeatmapKit", "HeatmapServer", "HeatmapTiles"],
+            dependencies: ["HeatmapPostgres", "HeatmapKit", "HeatmapServer", "HeatmapTiles", "HeatmapTestSupport"],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

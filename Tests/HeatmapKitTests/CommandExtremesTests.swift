@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
 
 /// `heatmap tile` and `heatmap info` with extreme numbers in flags, tile addresses and data:
@@ -13,20 +14,10 @@ import Testing
 
     /// Runs the command (whose outputs are small); its status, standard output and error.
     func run(_ arguments: [String]) throws -> (status: Int32, output: String, error: String) {
-        let process = Process()
-        process.executableURL = TileCommandTests.executable
-        process.arguments = arguments
-        let errors = Pipe()
-        let output = Pipe()
-        process.standardError = errors
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let printed = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "\(arguments): \(text)")
-        #expect([0, 1, 64].contains(process.terminationStatus), "\(arguments): \(text)")
-        return (process.terminationStatus, printed, text)
+        let run = try TestProgram.heatmap(arguments)
+        #expect(run.reason == .exit, "\(arguments): \(run.standardError)")
+        #expect([0, 1, 64].contains(run.status), "\(arguments): \(run.standardError)")
+        return (run.status, run.standardOutput, run.standardError)
     }
 
     @Test("the issue's reproducer: --max-intensity 1e-15 writes the tile and exits 0")

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// The `heatmap tile` command, run as a user runs it.
@@ -10,28 +11,14 @@ import Testing
     }
 
     /// The built `heatmap` executable beside the test bundle.
-    static var executable: URL {
-        let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-            .deletingLastPathComponent()
-        return (products ?? Bundle.main.bundleURL).appendingPathComponent("heatmap")
-    }
+    static var executable: URL { TestProgram.heatmap }
 
     func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, standardError: text)
+        let run = try TestProgram.heatmap(arguments)
+        return Run(status: run.status, standardError: run.standardError)
     }
 
-    func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-test-\(UUID().uuidString)-\(name)").path
-    }
+    func temporaryPath(_ name: String) -> String { TestProgram.temporaryPath("test", name) }
 
     @Test("writes a 512-pixel PNG for @2x")
     func png() throws {

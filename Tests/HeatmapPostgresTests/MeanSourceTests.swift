@@ -147,22 +147,8 @@ import Testing
 
     /// Runs the built `heatmap` (beside the test bundle): its status, standard output and error.
     static func heatmap(_ arguments: [String]) throws -> (status: Int32, output: String, errors: String) {
-        let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-            .deletingLastPathComponent()
-        let process = Process()
-        process.executableURL = (products ?? Bundle.main.bundleURL).appendingPathComponent("heatmap")
-        process.arguments = arguments
-        let (output, errors) = (Pipe(), Pipe())
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorText = errors.fileHandleForReading.readDataToEndOfFile()
-        let outputText = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: outputText, as: UTF8.self),
-            String(decoding: errorText, as: UTF8.self)
-        )
+        let run = try HeatmapCommand.run(arguments)
+        return (run.status, run.standardOutput, run.standardError)
     }
 
     @Test("tile and info --postgres --aggregate mean --value COL: the library's tile, the value range")

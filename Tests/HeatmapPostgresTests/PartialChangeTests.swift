@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Synchronization
 import Testing
 
@@ -20,11 +21,8 @@ import Testing
     }
 
     /// A tile's status, ETag and body.
-    static func tile(_ path: String, base: String) async throws -> (status: Int, etag: String, body: Data) {
-        let url = try #require(URL(string: "\(base)/t/\(path).png"))
-        let (data, response) = try await URLSession.shared.data(from: url)
-        let http = response as? HTTPURLResponse
-        return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "ETag") ?? "", data)
+    static func tile(_ path: String, base: String) async throws -> LoopbackHTTP.Answer {
+        try await LoopbackHTTP.get("\(base)/t/\(path).png")
     }
 
     /// The tile of `coordinate` at `zoom`, as `z/x/y`.

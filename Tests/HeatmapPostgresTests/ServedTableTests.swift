@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 @testable import HeatmapPostgres
@@ -11,10 +12,7 @@ import Testing
 
 /// A table served over HTTP: the layer named after it, 503 while the database is down.
 @Suite(.serialized) struct ServedTableTests {
-    static func get(_ url: String) async throws -> (status: Int, body: Data) {
-        let (data, response) = try await URLSession.shared.data(from: try #require(URL(string: url)))
-        return ((response as? HTTPURLResponse)?.statusCode ?? 0, data)
-    }
+    static func get(_ url: String) async throws -> LoopbackHTTP.Answer { try await LoopbackHTTP.get(url) }
 
     @Test("tiles from a table over HTTP; 503 with the database down, cached tiles still 200, counted in /metrics")
     func servedAndLost() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 @testable import HeatmapPostgres
@@ -83,7 +84,7 @@ import Testing
     @Test("file errors come before the database: a missing or empty file fails without connecting")
     func fileFirst() throws {
         guard let cluster = try TestCluster.require() else { return }
-        let nowhere = ConnectionString("postgresql://postgres@127.0.0.1:\(TestCluster.freePort())/postgres")
+        let nowhere = ConnectionString("postgresql://postgres@127.0.0.1:\(LoopbackPort.free())/postgres")
         let missing = NSTemporaryDirectory() + "heatmap-no-such-\(UUID().uuidString).csv"
         #expect(throws: PostgresImportError.data(PointFileError(path: missing, reason: "cannot be read: no such file")))
         {

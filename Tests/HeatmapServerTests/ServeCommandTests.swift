@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,24 +9,12 @@ import Testing
 /// `heatmap serve`, run as a user runs it: flags, layers, signals, mistakes.
 @Suite struct ServeCommandTests {
     /// The built `heatmap` executable beside the test bundle.
-    static var executable: URL {
-        let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-            .deletingLastPathComponent()
-        return (products ?? Bundle.main.bundleURL).appendingPathComponent("heatmap")
-    }
+    static var executable: URL { TestProgram.heatmap }
 
     /// Runs a command that should fail at once; its status and standard error.
     func fail(_ arguments: [String]) throws -> (status: Int32, error: String) {
-        let process = Process()
-        process.executableURL = Self.executable
-        process.arguments = ["serve"] + arguments
-        let errors = Pipe()
-        process.standardError = errors
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        return (process.terminationStatus, text)
+        let run = try TestProgram.heatmap(["serve"] + arguments)
+        return (run.status, run.standardError)
     }
 
     @Test func servesLayersReloadsOnSIGHUPAndStopsOnSIGTERM() throws {

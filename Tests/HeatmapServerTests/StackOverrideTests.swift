@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 /// A solid base under the heatmap, for stacks.

@@ -13,27 +13,42 @@ import Synchronization
 /// (closes without answering), `cut` (200, half a PNG, no length, closed), `big` (200 and a 512 px PNG), `trickle` (a PNG's head, then a
 /// byte every 50 ms), `flood` (200 without a length, then up to 64 MiB as fast as the client
 /// takes it, in 64 KiB chunks). It counts requests in flight.
-final class Upstream: Sendable {
-    struct Counts {
-        var total = 0
-        var inFlight = 0
-        var maximumInFlight = 0
-        var paths: [String] = []
-        var floodBytesSent = 0
+public final class Upstream: Sendable {
+    /// What the upstream has seen so far.
+    public struct Counts: Sendable {
+        /// Requests read.
+        public var total = 0
+        /// Requests read and not yet answered.
+        public var inFlight = 0
+        /// The most requests in flight at once.
+        public var maximumInFlight = 0
+        /// The paths asked for, in order.
+        public var paths: [String] = []
+        /// Bytes of `flood` bodies sent.
+        public var floodBytesSent = 0
     }
 
-    let port: Int
-    let png: [UInt8]
-    let bigPNG: [UInt8]
-    let slowDelay: Double
+    /// The port it listens on (127.0.0.1).
+    public let port: Int
+    /// The 256 px PNG of `png` and `slow`.
+    public let png: [UInt8]
+    /// The 512 px PNG of `big`.
+    public let bigPNG: [UInt8]
+    /// How long `slow` waits before answering, in seconds.
+    public let slowDelay: Double
     private let listener: Int32
     private let counts = Mutex(Counts())
     private let stopped = Atomic<Bool>(false)
     private let finished = DispatchSemaphore(value: 0)
 
-    struct Failure: Error, CustomStringConvertible { var description: String }
+    /// Why the upstream could not start or make an image.
+    public struct Failure: Error, CustomStringConvertible {
+        /// What went wrong.
+        public var description: String
+    }
 
-    init(slowDelay: Double = 0.2) throws {
+    /// Starts listening on a free loopback port, `slowDelay` seconds the delay of `slow`.
+    public init(slowDelay: Double = 0.2) throws {
         self.slowDelay = slowDelay
         png = try Upstream.solidPNG(side: 256, red: 200, green: 30, blue: 40, alpha: 255)
         bigPNG = try Upstream.solidPNG(side: 512, red: 10, green: 30, blue: 240, alpha: 128)
@@ -65,12 +80,13 @@ final class Upstream: Sendable {
     }
 
     /// A template for `mode`: `http://127.0.0.1:PORT/mode/{z}/{x}/{y}.png`.
-    func template(_ mode: String) -> String { "http://127.0.0.1:\(port)/\(mode)/{z}/{x}/{y}.png" }
+    public func template(_ mode: String) -> String { "http://127.0.0.1:\(port)/\(mode)/{z}/{x}/{y}.png" }
 
-    var snapshot: Counts { counts.withLock { $0 } }
+    /// The counts now.
+    public var snapshot: Counts { counts.withLock { $0 } }
 
     /// Stops accepting, wakes hanging handlers and waits for the accept loop to end.
-    func stop() {
+    public func stop() {
         guard !stopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         shutdown(listener, Int32(SHUT_RDWR))
         _ = finished.wait(timeout: .now() + 5)
@@ -207,7 +223,7 @@ final class Upstream: Sendable {
     }
 
     /// A PNG of one colour.
-    static func solidPNG(side: Int, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) throws -> [UInt8] {
+    public static func solidPNG(side: Int, red: UInt8, green: UInt8, blue: UInt8, alpha: UInt8) throws -> [UInt8] {
         var pixels: [UInt8] = []
         pixels.reserveCapacity(side * side * 4)
         for _ in 0..<(side * side) { pixels += [red, green, blue, alpha] }

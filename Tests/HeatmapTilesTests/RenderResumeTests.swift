@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import HeatmapTiles
 import Testing
 
@@ -100,7 +101,7 @@ import Testing
         process.arguments = arguments + ["--output", output]
         let errors = Pipe()
         process.standardError = errors
-        let collector = ErrorCollector(errors.fileHandleForReading)
+        let collector = PipeCollector(errors.fileHandleForReading)
         try process.run()
         // Wait (at most 20 s) until some tiles are committed, then interrupt.
         for _ in 0..<200 {

@@ -1,30 +1,11 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
-
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
 
 /// `heatmap serve` of what `heatmap render` wrote, beside the live layer, as a user runs them.
 @Suite struct ServeRenderedTests {
-    /// GET over loopback: status and body, within 10 s.
-    static func get(_ url: String) throws -> (status: Int, body: [UInt8]) {
-        let address = try #require(URL(string: url))
-        let done = DispatchSemaphore(value: 0)
-        let result = Box()
-        var request = URLRequest(url: address)
-        request.timeoutInterval = 10
-        URLSession.shared.dataTask(with: request) { data, response, _ in
-            result.value = ((response as? HTTPURLResponse)?.statusCode ?? 0, [UInt8](data ?? Data()))
-            done.signal()
-        }.resume()
-        _ = done.wait(timeout: .now() + 15)
-        return result.value
-    }
-
-    final class Box: @unchecked Sendable {
-        var value: (status: Int, body: [UInt8]) = (0, [])
-    }
+    /// GET over loopback: status and body (status 0 when no answer came).
+    static func get(_ url: String) throws -> LoopbackHTTP.Answer { try LoopbackHTTP.getWaiting(url) }
 
     @Test("serve DATA heat.mbtiles --layer pm=heat.pmtiles DIR: the stored tiles are the live ones")
     func serve() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import HeatmapTiles
 
 /// Fixtures, temporary places and the built `heatmap` command for the HeatmapTiles tests.
@@ -14,10 +15,7 @@ enum Fixtures {
         (try? JSONPointReader.read(contentsOf: path("police_stations.json"))) ?? []
 
     /// A fresh path in the temporary folder (nothing made there).
-    static func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-tiles-\(UUID().uuidString)-\(name)")
-            .path
-    }
+    static func temporaryPath(_ name: String) -> String { TestProgram.temporaryPath("tiles", name) }
 
     /// Metadata for tests.
     static func metadata(scale: Int = 1, options: [String: String] = ["radius": "20"]) -> TileMetadata {
@@ -29,64 +27,19 @@ enum Fixtures {
     }
 
     /// The built `heatmap` executable beside the test bundle.
-    static var executable: URL {
-        let products = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }?.bundleURL
-            .deletingLastPathComponent()
-        return (products ?? Bundle.main.bundleURL).appendingPathComponent("heatmap")
-    }
+    static var executable: URL { TestProgram.heatmap }
 
     /// What a process printed and how it ended.
-    struct Run {
-        var status: Int32
-        var standardOutput: String
-        var standardError: String
-    }
+    typealias Run = TestProgram.Run
 
     /// Runs a program to its end (bounded: the programs run here end by themselves in seconds).
     static func run(_ executable: URL, _ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        try process.run()
-        let errorText = ErrorCollector(errors.fileHandleForReading)
-        let outputData = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, standardOutput: String(decoding: outputData, as: UTF8.self),
-            standardError: errorText.text())
+        try TestProgram.run(executable, arguments)
     }
 
     /// Runs `heatmap` with arguments.
-    static func heatmap(_ arguments: [String]) throws -> Run { try run(executable, arguments) }
+    static func heatmap(_ arguments: [String]) throws -> Run { try TestProgram.heatmap(arguments) }
 
     /// The path of a program on `PATH`, if any.
-    static func program(_ name: String) -> URL? {
-        for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
-            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
-        }
-        return nil
-    }
-}
-
-/// Reads a pipe to its end on another thread, so that a process filling both pipes never blocks.
-final class ErrorCollector: @unchecked Sendable {
-    private var data = Data()
-    private let done = DispatchSemaphore(value: 0)
-
-    init(_ handle: FileHandle) {
-        DispatchQueue.global().async {
-            self.data = handle.readDataToEndOfFile()
-            self.done.signal()
-        }
-    }
-
-    func text() -> String {
-        done.wait()
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func program(_ name: String) -> URL? { TestProgram.program(name) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// `heatmap info` and `heatmap tile` reading data, run as a user runs them.
@@ -11,26 +12,8 @@ import Testing
     }
 
     func run(_ arguments: [String], input: Data? = nil) throws -> Run {
-        let process = Process()
-        process.executableURL = TileCommandTests.executable
-        process.arguments = arguments
-        let output = Pipe()
-        let errors = Pipe()
-        process.standardOutput = output
-        process.standardError = errors
-        let inputPipe = Pipe()
-        if input != nil { process.standardInput = inputPipe }
-        try process.run()
-        if let input {
-            inputPipe.fileHandleForWriting.write(input)
-            try inputPipe.fileHandleForWriting.close()
-        }
-        let errorText = errors.fileHandleForReading.readDataToEndOfFile()
-        let outputText = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(
-            status: process.terminationStatus, output: String(decoding: outputText, as: UTF8.self),
-            errors: String(decoding: errorText, as: UTF8.self))
+        let run = try TestProgram.heatmap(arguments, input: input)
+        return Run(status: run.status, output: run.standardOutput, errors: run.standardError)
     }
 
     @Test("info prints counts, bounds, weights, suggested zooms and M(z) as the library computes them")

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// README's layers example, as written there (offline: the base's files do not exist, so it

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// Static images: the crop of the stitched tiles, pixel for pixel, across the antimeridian too.

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// README's layer in the style of Google's TestTileLayer: an image on every odd tile.

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// URL layers over files and over a real loopback upstream that misbehaves in every way.

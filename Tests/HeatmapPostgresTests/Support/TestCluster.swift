@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapPostgres
+import HeatmapTestSupport
 
 /// A throwaway PostgreSQL cluster on a free loopback port: `initdb` in a temporary folder (as
 /// the `postgres` user when the tests run as root, which `initdb` refuses), `pg_ctl start`,
@@ -56,7 +57,7 @@ final class TestCluster: Sendable {
         folder =
             (parent.hasSuffix("/") ? parent : parent + "/")
             + "heatmap-pg-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        port = Self.freePort()
+        port = LoopbackPort.free()
         let passwordFile = folder + "/password"
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -131,24 +132,6 @@ final class TestCluster: Sendable {
         guard status == 0 else {
             throw .failed("\(program) \(arguments.joined(separator: " ")) exited with status \(status): \(text)")
         }
-    }
-
-    /// A port no one listens on now, from the kernel.
-    static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
-        _ = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
 
