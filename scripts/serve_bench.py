@@ -41,6 +41,7 @@ import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from http_pipeline import PipelinedClient, peak_rss_mb, rss_mb  # noqa: E402
+from wrk_bench import answers, load_average, median, start_heatmap, write_report, wrk_result  # noqa: E402
 
 LUA = r"""
 local paths = {}
@@ -75,16 +76,9 @@ end
 
 
 def start(binary, port, cache_mb, data="Examples/police_stations.json"):
-    server = subprocess.Popen(
-        [binary, "serve", data, "--port", str(port), "--cache-mb", str(cache_mb),
-         "--max-connections", "2048"],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    for _ in range(100):
-        try:
-            if urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1).status == 200:
-                return server
-        except OSError:
-            time.sleep(0.1)
+    server = start_heatmap(binary, data, port, cache_mb)
+    if answers(f"http://127.0.0.1:{port}/health"):
+        return server
     server.kill()
     sys.exit("the server did not start")
 
@@ -133,11 +127,7 @@ def empty_tiles(args):
         server.terminate()
         server.wait(timeout=30)
     print(json.dumps(report, indent=2))
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(report, f, indent=2)
-        f.write("\n")
-    print(f"wrote {args.out}")
+    write_report(report, args.out)
 
 
 NGINX_CONF = """
@@ -181,18 +171,10 @@ def start_nginx(folder, port, heatmap_port, tiles):
     nginx = subprocess.Popen(["nginx", "-c", conf, "-p", folder], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
     probe = f"http://127.0.0.1:{port}/police_stations/{tiles['zoom']}/{tiles['x0']}/{tiles['y0']}.png"
-    for _ in range(100):
-        try:
-            if urllib.request.urlopen(probe, timeout=1).status == 200:
-                return nginx
-        except OSError:
-            time.sleep(0.1)
+    if answers(probe):
+        return nginx
     nginx.kill()
     sys.exit("nginx did not start: " + open(os.path.join(folder, "nginx-error.log")).read())
-
-
-def load_average():
-    return [round(x, 2) for x in os.getloadavg()]
 
 
 def wrk(port, script, connections, duration, threads):
@@ -201,9 +183,7 @@ def wrk(port, script, connections, duration, threads):
         ["wrk", f"-t{threads}", f"-c{connections}", f"-d{duration}s", "--timeout", "10s", "-s", script,
          f"http://127.0.0.1:{port}"],
         capture_output=True, text=True, timeout=duration + 60, check=True).stdout
-    line = next(l for l in output.splitlines() if l.startswith("RESULT "))
-    result = json.loads(line[len("RESULT "):])
-    result["requests_per_s"] = round(result["requests"] / result["seconds"], 1)
+    result = wrk_result(output)
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     # wrk's own CPU per request: the client shares the cores, so a server that makes it work
     # harder (more reads, more segments) slows itself down too.
@@ -304,11 +284,7 @@ def dense(args):
               "server_renders_over_bench_tiles_per_s": round(runs[1]["renders_per_s"] / (cores * 1000 / bench_ms), 3),
               "runs": runs}
     print(json.dumps({k: v for k, v in report.items() if k != "runs"}, indent=2))
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(report, f, indent=2)
-        f.write("\n")
-    print(f"wrote {args.out}")
+    write_report(report, args.out)
 
 
 def cpu_seconds(pid):
@@ -324,12 +300,6 @@ def cpu_seconds(pid):
         except OSError:
             pass
     return total
-
-
-def median(values):
-    values = sorted(values)
-    mid = len(values) // 2
-    return values[mid] if len(values) % 2 else (values[mid - 1] + values[mid]) / 2
 
 
 def versus_nginx(runs):
@@ -432,11 +402,7 @@ def main():
     report = {"benchmark": "heatmap serve under wrk on loopback", "tool": wrk_version.strip(),
               "machine": {"cores": os.cpu_count(), "system": platform.platform()},
               "duration_s": args.duration, "runs": runs, "versus_nginx": versus_nginx(runs)}
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(report, f, indent=2)
-        f.write("\n")
-    print(f"wrote {args.out}")
+    write_report(report, args.out)
     if args.into:
         with open(args.into) as f:
             bench = json.load(f)

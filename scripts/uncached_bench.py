@@ -32,7 +32,7 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from serve_bench import load_average, median  # noqa: E402
+from wrk_bench import load_average, median, start_heatmap, write_report, wrk_result  # noqa: E402
 
 LUA = r"""
 local paths = {}
@@ -146,9 +146,7 @@ def server_throughput(args, server, list_path, tiles, folder, cores):
     cpu = process_cpu_ns(server.pid) - cpu
     client.send_signal(signal.SIGINT)
     output = client.communicate(timeout=60)[0]
-    line = next(l for l in output.splitlines() if l.startswith("RESULT "))
-    result = json.loads(line[len("RESULT "):])
-    result["requests_per_s"] = round(result["requests"] / result["seconds"], 1)
+    result = wrk_result(output)
     result["server_cpu_ms_per_request"] = round(cpu / 1e6 / max(1, result["requests"]), 4)
     result["server_cpu_cores"] = round(cpu / 1e9 / result["seconds"], 2)
     result.update(connections=connections, load_average_before=load, expected_requests=args.passes * tiles)
@@ -182,9 +180,7 @@ def main():
         with open(list_path, "w") as f:
             for tile in benches[0]["throughputTiles"]:
                 f.write(tile_path(tile) + "\n")
-        server = subprocess.Popen(
-            [args.binary, "serve", csv_path, "--port", str(args.port), "--cache-mb", "0", "--max-connections", "2048",
-             "--no-watch"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        server = start_heatmap(args.binary, csv_path, args.port, 0, "--no-watch")
         servers = []
         try:
             for _ in range(600):  # the server reads the file; each zoom's M(z) comes with its first tile
@@ -252,11 +248,7 @@ def main():
               "rounds": rounds, "bench_runs": [{k: v for k, v in b.items() if k != "throughputTiles"} for b in benches],
               "server_runs": servers}
     print(json.dumps({k: v for k, v in report.items() if k not in ("rounds", "bench_runs", "server_runs")}, indent=2))
-    os.makedirs(os.path.dirname(args.out) or ".", exist_ok=True)
-    with open(args.out, "w") as f:
-        json.dump(report, f, indent=2)
-        f.write("\n")
-    print(f"wrote {args.out}")
+    write_report(report, args.out)
 
 
 def render_count(port):
