@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 /// A responder that holds every answer until released: to see what the server does while
@@ -72,8 +73,10 @@ final class GateResponder: HTTPResponder {
         // About 10 MB of answers: more than the kernel's socket buffers hold.
         let batch = tiles.map { "GET \($0) HTTP/1.1\r\nHost: x\r\n\r\n" }.joined()
         try client.send(String(repeating: batch, count: 10))
-        // Not reading for longer than the write timeout; then the stream ends early.
-        Thread.sleep(forTimeInterval: 3)
+        // Not reading until the server has given up on the write (its write timeout, 0.5 s without
+        // progress): reading earlier would let its writes progress again. Then the stream ends early.
+        let timedOut = try eventually(within: 60) { try server.metric("heatmap_timeouts_total") ?? 0 >= 1 }
+        #expect(timedOut, "the server never timed the stalled write out")
         #expect(client.isClosedByServer())
         #expect(try server.metric("heatmap_timeouts_total") == 1)
         #expect(try server.client().get("/health").status == 200)

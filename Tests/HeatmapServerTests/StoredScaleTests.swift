@@ -35,7 +35,9 @@ import Testing
             server.shutdown(grace: 2)
             server.waitUntilStopped()
         }
-        let client = try TestClient(port: server.port)
+        // Stored tiles are read on Dispatch's global queue, shared in a full test run with every
+        // other suite: a generous bound on each answer rather than the default 10 s.
+        let client = try TestClient(port: server.port, timeout: 60)
         func object(_ path: String) throws -> [String: Any] {
             let response = try client.get(path)
             #expect(response.status == 200, "\(path)")

@@ -127,24 +127,37 @@ public final class Upstream: Sendable {
             $0.maximumInFlight = max($0.maximumInFlight, $0.inFlight)
             $0.paths.append(path)
         }
-        defer { counts.withLock { $0.inFlight -= 1 } }
+        // A request stops counting as in flight before its answer is written: a client that has
+        // its answer may send the next request at once, and that one must not find this one still
+        // counted (this thread may not run again before it arrives). Seen so, a request's time in
+        // flight lies within the client's, and the most at once never exceeds the client's bound.
+        var counted = true
+        func leave() {
+            guard counted else { return }
+            counted = false
+            counts.withLock { $0.inFlight -= 1 }
+        }
+        defer { leave() }
+        func answer(_ status: String, _ type: String?, _ body: [UInt8], length: Bool = true) {
+            leave()
+            respond(fd, status: status, type: type, body: body, length: length)
+        }
         switch mode {
-        case "png": respond(fd, status: "200 OK", type: "image/png", body: png)
-        case "big": respond(fd, status: "200 OK", type: "image/png", body: bigPNG)
+        case "png": answer("200 OK", "image/png", png)
+        case "big": answer("200 OK", "image/png", bigPNG)
         case "slow":
             pause(slowDelay, fd)
-            respond(fd, status: "200 OK", type: "image/png", body: png)
+            answer("200 OK", "image/png", png)
         case "hang": pause(30, fd)
-        case "500": respond(fd, status: "500 Internal Server Error", type: "text/plain", body: Array("boom".utf8))
-        case "404": respond(fd, status: "404 Not Found", type: "text/plain", body: Array("none".utf8))
-        case "204": respond(fd, status: "204 No Content", type: nil, body: [])
-        case "garbage": respond(fd, status: "200 OK", type: "image/png", body: Array("<html>not a png</html>".utf8))
+        case "500": answer("500 Internal Server Error", "text/plain", Array("boom".utf8))
+        case "404": answer("404 Not Found", "text/plain", Array("none".utf8))
+        case "204": answer("204 No Content", nil, [])
+        case "garbage": answer("200 OK", "image/png", Array("<html>not a png</html>".utf8))
         case "close": return
-        case "cut":
-            respond(fd, status: "200 OK", type: "image/png", body: Array(png.prefix(png.count / 2)), length: false)
+        case "cut": answer("200 OK", "image/png", Array(png.prefix(png.count / 2)), length: false)
         case "trickle": trickle(fd)
         case "flood": flood(fd)
-        default: respond(fd, status: "400 Bad Request", type: "text/plain", body: [])
+        default: answer("400 Bad Request", "text/plain", [])
         }
     }
 

@@ -54,21 +54,28 @@ struct LaterTileLayer: AsyncTileLayer {
         "a synchronous request to an asynchronous layer answers while blocking work holds every thread of the task pool"
     )
     func poolHeld() async throws {
-        let layer = LaterTileLayer(png: png, synchronousTimeout: 30)
+        // The answer needs a dispatch thread, and the tile's `Task.sleep` resumes on the global
+        // executor (swiftlang/swift#74395): both are threads of the one libdispatch pool, which in
+        // a full test run is shared with every other suite, so on a loaded machine they can be a
+        // long time coming. The layer's wait is the bound of that condition, so it is generous:
+        // a tile that never comes still ends the test, as not available yet, after 120 s.
+        let layer = LaterTileLayer(png: png, synchronousTimeout: 120)
         let threads = ProcessInfo.processInfo.activeProcessorCount
         let held = DispatchSemaphore(value: 0)
         let release = DispatchSemaphore(value: 0)
         for _ in 0..<threads {
             Task.detached {
                 held.signal()
-                _ = release.wait(timeout: .now() + 60)  // blocks a thread of the pool, at most 60 s
+                _ = release.wait(timeout: .now() + 180)  // blocks a thread of the pool, at most 180 s
             }
         }
-        let answer = try await onThread { () throws -> TileResult in
-            for _ in 0..<threads { _ = held.wait(timeout: .now() + 30) }
+        let (holding, answer) = try await onThread { () throws -> (Int, TileResult) in
+            // Every blocking task holds its thread before the request is made.
+            let holding = (0..<threads).filter { _ in held.wait(timeout: .now() + 60) == .success }.count
             defer { for _ in 0..<threads { release.signal() } }
-            return try layer.tileFor(TileRequest(x: 0, y: 0, zoom: 0))
+            return (holding, try layer.tileFor(TileRequest(x: 0, y: 0, zoom: 0)))
         }
+        #expect(holding == threads, "\(holding) of \(threads) threads of the pool held")
         let answered = answer == .image(png)
         #expect(answered, "answered \(answer == .notAvailableYet ? "not available yet" : "another image")")
     }
