@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 @Suite struct ConfigurationSettingsTests {
@@ -18,10 +19,9 @@ import Testing
 
     @Test("every settings key decodes the same in defaults and inline in a layer, beside name, file and url")
     func everyKeyThroughBothPaths() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-config-keys-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("serve.json").path
+        let folder = try TemporaryFolder("config-keys")
+        defer { folder.remove() }
+        let path = folder.file("serve.json")
         let text = """
             {"defaults": {\(Self.everyKey)},
              "layers": [{"name": "all", "file": "all.csv", \(Self.everyKey)},

@@ -1,14 +1,14 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 @Suite struct ConfigurationTests {
     @Test func readsAConfigurationFileWithRelativePaths() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-config-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("serve.json").path
+        let folder = try TemporaryFolder("config")
+        defer { folder.remove() }
+        let path = folder.file("serve.json")
         let text = """
             {"port": 9000, "cacheMB": 32, "cors": false, "attribution": "test",
              "defaults": {"radius": 25, "gradient": "ice"},

@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import HeatmapTiles
 import Synchronization
 import Testing
@@ -49,10 +50,9 @@ import Testing
     }
 
     @Test func theWatcherReportsChangedFilesOnce() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("watch-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("points.json")
+        let folder = try TemporaryFolder("watch")
+        defer { folder.remove() }
+        let file = folder.url.appendingPathComponent("points.json")
         try Data("[]".utf8).write(to: file)
         let reports = Reports()
         let watcher = DataFileWatcher(paths: [file.path], interval: 0.05) { reports.add($0) }
@@ -67,10 +67,9 @@ import Testing
     }
 
     @Test func aChangedFileReloadsTheLayerAndABrokenOneKeepsTheOldData() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("reload-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("points.json").path
+        let folder = try TemporaryFolder("reload")
+        defer { folder.remove() }
+        let file = folder.file("points.json")
         try Data("[{\"lat\": -37.8, \"lng\": 144.9}]".utf8).write(to: URL(fileURLWithPath: file))
         let layer = try ServedLayer(name: "p", source: file, settings: .default, data: LayerData.load(path: file))
         let service = try TileService(layers: [layer])

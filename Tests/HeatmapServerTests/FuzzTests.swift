@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapKit
 import HeatmapServer
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
         "POST /health HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\nabc",
     ]
 
-    static func mutate(_ seed: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
+    static func mutate(_ seed: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         var bytes = seed
         let interesting: [UInt8] = [0, 9, 10, 13, 32, 37, 47, 58, 63, 127, 128, 255]
         for _ in 0..<Int.random(in: 1...6, using: &random) {
@@ -34,7 +35,7 @@ import Testing
     }
 
     @Test func parserSurvivesTwentyThousandMutations() {
-        var random = SeededGenerator(state: 20_261_130)
+        var random = SplitMix64(seed: 20_261_130)
         var limits = HTTPLimits()
         limits.maxRequestLine = 256
         limits.maxHeaderBytes = 512
@@ -73,7 +74,7 @@ import Testing
 
     /// A tile request: mostly valid, with its numbers replaced by extremes, overlong digit
     /// strings or random bytes; `valid` when it is the known tile asked plainly.
-    static func tileRequest(_ random: inout SeededGenerator) -> String {
+    static func tileRequest(_ random: inout SplitMix64) -> String {
         func pick(_ values: [String]) -> String { values[Int.random(in: 0..<values.count, using: &random)] }
         func number() -> String {
             switch Int.random(in: 0..<8, using: &random) {
@@ -110,7 +111,7 @@ import Testing
     @Test func serverAnswersExtremeNumbersInTilesAndLivesOn() throws {
         let server = try TestServer()
         defer { server.stop() }
-        var random = SeededGenerator(state: 15)
+        var random = SplitMix64(seed: 15)
         var client = try server.client(timeout: 10)
         let known = try client.get("/police/6/57/39.png").body
         var statuses: [Int: Int] = [:]
@@ -137,7 +138,7 @@ import Testing
     @Test func serverAnswersMutatedRequestsAndLivesOn() throws {
         let server = try TestServer()
         defer { server.stop() }
-        var random = SeededGenerator(state: 7)
+        var random = SplitMix64(seed: 7)
         for n in 0..<150 {
             let bytes = Self.mutate(Array(Self.seeds[n % Self.seeds.count].utf8), &random)
             let client = try server.client(timeout: 5)

@@ -190,10 +190,9 @@ struct HostedLayerTests {
 
     @Test("config files take URL layers, stacks and upstreamTimeout; a layer needs a file or a url")
     func configuration() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("hosted-\(getpid())").path
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: folder) }
-        let good = folder + "/good.json"
+        let folder = try TemporaryFolder("hosted")
+        defer { folder.remove() }
+        let good = folder.file("good.json")
         try Data(
             """
             {"layers": [{"name": "osm", "url": "https://tile.example.org/{z}/{x}/{y}.png"}, {"file": "p.json"}],
@@ -202,10 +201,10 @@ struct HostedLayerTests {
         ).write(to: URL(fileURLWithPath: good))
         let config = try ServeConfiguration.load(path: good)
         #expect(config.layers?.first?.url == "https://tile.example.org/{z}/{x}/{y}.png")
-        #expect(config.layers?.last?.file == folder + "/p.json")
+        #expect(config.layers?.last?.file == folder.file("p.json"))
         #expect(config.stacks == [StackDefinition(name: "map", layers: ["osm", "p"])])
         #expect(config.upstreamTimeout == 3)
-        let bad = folder + "/bad.json"
+        let bad = folder.file("bad.json")
         try Data(#"{"layers": [{"name": "x"}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
         #expect(throws: OverrideError.self) { try ServeConfiguration.load(path: bad) }
     }

@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 /// `/{layer}/legend.png?z=Z`, `/{layer}/legend.json?z=Z` and `max-percentile=` through the server.
@@ -122,10 +123,9 @@ import Testing
 
     @Test("config keys set every colour option, checked as the flags are")
     func configKeys() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-legend-config-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let path = folder.appendingPathComponent("serve.json").path
+        let folder = try TemporaryFolder("legend-config")
+        defer { folder.remove() }
+        let path = folder.file("serve.json")
         try Data(
             """
             {"defaults": {"colorScale": "sqrt", "maxPercentile": 99},

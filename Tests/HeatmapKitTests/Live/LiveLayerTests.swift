@@ -4,22 +4,10 @@ import Testing
 
 @testable import HeatmapKit
 
-/// A seeded generator for the property tests (SplitMix64).
-struct SeededRandom: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 @Suite struct LiveLayerTests {
     /// Points near Melbourne and across the antimeridian, whole weights (so every sum is exact
     /// and the live layer must equal a layer built from scratch bit for bit).
-    static func points(_ count: Int, _ random: inout SeededRandom, wholeWeights: Bool = true) -> [WeightedLatLng] {
+    static func points(_ count: Int, _ random: inout SplitMix64, wholeWeights: Bool = true) -> [WeightedLatLng] {
         (0..<count).map { i in
             let (lat, lng) = i % 3 == 0 ? (-16.0, 179.9) : (-37.8, 145.0)
             let coordinate = Coordinate(
@@ -36,7 +24,7 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test("after seeded appends and removals, tiles and M(z) equal a layer built afresh and the brute-force sum")
     func randomChanges() throws {
-        var random = SeededRandom(state: 13)
+        var random = SplitMix64(seed: 13)
         var current = Self.points(200, &random)
         let live = HeatmapTileLayer(weightedData: current)
         for step in 0..<8 {
@@ -75,7 +63,7 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test("with fractional weights the live layer agrees with a fresh one to float rounding")
     func fractionalWeights() throws {
-        var random = SeededRandom(state: 7)
+        var random = SplitMix64(seed: 7)
         var current = Self.points(300, &random, wholeWeights: false)
         let live = HeatmapTileLayer(weightedData: current)
         let added = Self.points(100, &random, wholeWeights: false)
@@ -165,7 +153,7 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test("tiles asked for during changes are each drawn from one state")
     func concurrentChanges() async throws {
-        var random = SeededRandom(state: 99)
+        var random = SplitMix64(seed: 99)
         let start = Self.points(100, &random)
         let batches = (0..<6).map { _ in Self.points(40, &random) }
         var expected: Set<[UInt8]> = []
@@ -204,7 +192,7 @@ struct SeededRandom: RandomNumberGenerator {
 
     @Test("past the compaction threshold the delta is merged and the tiles stay the same")
     func compaction() throws {
-        var random = SeededRandom(state: 5)
+        var random = SplitMix64(seed: 5)
         let start = Self.points(10, &random)
         let layer = HeatmapTileLayer(weightedData: start)
         let many = Self.points(70_000, &random)

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// `heatmap image`, run as a user runs it, against the library's static image.

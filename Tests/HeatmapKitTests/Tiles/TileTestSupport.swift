@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 
 /// Runs blocking code (a synchronous tile request) on a dispatch thread, not on the pool of
 /// Swift's tasks, whose few threads it would otherwise hold.
@@ -8,27 +9,6 @@ func onThread<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async thr
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(with: Result { try body() }) }
     }
-}
-
-/// A fresh folder under the temporary directory, removed by `remove()`.
-struct TemporaryFolder {
-    let url: URL
-
-    init() throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-tiles-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    var path: String { url.path }
-
-    /// Writes `bytes` at `relative` (folders made as needed).
-    func write(_ bytes: [UInt8], to relative: String) throws {
-        let file = url.appendingPathComponent(relative)
-        try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try Data(bytes).write(to: file)
-    }
-
-    func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
 /// A synthetic base tile: colours and alpha varying over the tile, different for every tile,

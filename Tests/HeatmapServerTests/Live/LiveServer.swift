@@ -72,7 +72,7 @@ final class LiveServer: Sendable {
 
 /// Seeded points: two dense clusters (whole weights, so sums are exact whatever the order).
 func clusteredPoints(seed: UInt64 = 7) -> [WeightedLatLng] {
-    var random = SeededGenerator(state: seed)
+    var random = SplitMix64(seed: seed)
     var points: [WeightedLatLng] = []
     for (latitude, longitude, count) in [(10.0, 10.0, 300), (-30.0, -60.0, 200)] {
         for _ in 0..<count {

@@ -51,19 +51,6 @@ final class TestServer: Sendable {
     }
 }
 
-/// SplitMix64: a seeded generator, so fuzz runs repeat.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
-
 /// The width of a PNG from its IHDR.
 func pngWidth(_ bytes: [UInt8]) -> Int? {
     guard bytes.count > 24, bytes[0..<8] == [137, 80, 78, 71, 13, 10, 26, 10] else { return nil }
