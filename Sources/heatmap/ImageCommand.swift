@@ -64,11 +64,7 @@ struct ImageCommand {
             throw .usage(error.description)
         }
         settings = HeatmapSettings()
-        settings.radius = try list.integer("radius") ?? settings.radius
-        settings.opacity = try list.number("opacity") ?? settings.opacity
-        settings.maximumIntensity = try list.number("max-intensity")
-        try AppearanceArguments.apply(list, to: &settings)
-        try KernelArguments.apply(list, to: &settings)
+        try DrawingArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {

@@ -96,12 +96,8 @@ struct RenderCommand {
         scale = try list.integer("scale") ?? 1
         guard (1...3).contains(scale) else { throw .usage("--scale is 1, 2 or 3, got \(scale)") }
         settings = HeatmapSettings()
-        settings.radius = try list.integer("radius") ?? settings.radius
-        settings.opacity = try list.number("opacity") ?? settings.opacity
-        settings.maximumIntensity = try list.number("max-intensity")
         gradientText = list.text("gradient") ?? "default"
-        try AppearanceArguments.apply(list, to: &settings)
-        try KernelArguments.apply(list, to: &settings)
+        try DrawingArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {

@@ -157,12 +157,8 @@ struct ServeCommand {
         limits.bodyToken = options.writeToken
         do {
             var base = try configDefaults(config, path: list.text("config") ?? "")
-            base.radius = try list.integer("radius") ?? base.radius
-            base.opacity = try list.number("opacity") ?? base.opacity
-            try AppearanceArguments.apply(list, to: &base)
-            try KernelArguments.apply(list, to: &base)
+            try DrawingArguments.apply(list, to: &base)
             try KernelArguments.check(base, options: readOptions, postgres: list.text("postgres") != nil)
-            if let maximum = try list.number("max-intensity") { base.maximumIntensity = maximum }
             try base.validate()
             for file in list.positionals { layers.append((Self.layerName(file), file, base)) }
             if let (connection, table) = try PostgresArguments.table(list) {

@@ -51,11 +51,7 @@ struct TileCommand {
         dataPath = wanted == 2 ? list.positionals[0] : ""
         tile = try TileAddress(parsing: list.positionals[wanted - 1])
         settings = HeatmapSettings()
-        settings.radius = try list.integer("radius") ?? settings.radius
-        settings.opacity = try list.number("opacity") ?? settings.opacity
-        settings.maximumIntensity = try list.number("max-intensity")
-        try AppearanceArguments.apply(list, to: &settings)
-        try KernelArguments.apply(list, to: &settings)
+        try DrawingArguments.apply(list, to: &settings)
         format = list.text("format") ?? "png"
         guard ["png", "intensity"].contains(format) else {
             throw .usage("--format is png or intensity, got \"\(format)\"")
