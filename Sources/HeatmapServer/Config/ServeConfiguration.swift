@@ -89,7 +89,7 @@ public struct ServeConfiguration: Decodable, Sendable {
         public var opacity: Double?
         /// A preset name or `COLOUR:STOP,…`.
         public var gradient: String?
-        /// A fixed normalisation value.
+        /// A fixed normalisation value (omit for each zoom's true maximum).
         public var maxIntensity: Double?
         /// `linear`, `sqrt` or `log` (`--color-scale`).
         public var colorScale: String?
