@@ -66,8 +66,9 @@ final class GateResponder: HTTPResponder {
         let server = try TestServer(limits: limits)
         defer { server.stop() }
         let tiles = (0..<6).flatMap { dx in (0..<6).map { dy in "/police/8/\(228 + dx)/\(154 + dy)@3x.png" } }
-        // Cached first, so the answers pile up at once rather than at the pace of rendering.
-        let warm = try server.client()
+        // Cached first, so the answers pile up at once rather than at the pace of rendering (a
+        // debug build's @3x render can take over 10 s under load: a generous bound on each).
+        let warm = try server.client(timeout: 60)
         for tile in tiles { _ = try warm.get(tile) }
         let client = try TestClient(port: server.port, receiveBuffer: 4096)
         // About 10 MB of answers: more than the kernel's socket buffers hold.
