@@ -48,7 +48,8 @@ func run(_ arguments: [String]) throws(CommandError) {
 
 do {
     try run(Array(CommandLine.arguments.dropFirst()))
+    try StandardStreams.flushOutput()
 } catch {
-    if !error.description.isEmpty { FileHandle.standardError.write(Data("heatmap: \(error.description)\n".utf8)) }
+    if !error.description.isEmpty { StandardStreams.error("heatmap: \(error.description)\n") }
     exit(error.status)
 }
