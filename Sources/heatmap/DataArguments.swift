@@ -36,7 +36,7 @@ enum DataArguments {
         do {
             let file = try PointFileReader.read(path: path, options: options)
             if let summary = file.report.skipSummary {
-                FileHandle.standardError.write(Data("heatmap: \(summary)\n".utf8))
+                StandardStreams.error("heatmap: \(summary)\n")
             }
             return file
         } catch {

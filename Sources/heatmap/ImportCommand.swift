@@ -67,12 +67,12 @@ struct ImportCommand {
                     guard terminal, ContinuousClock.now - shown >= .seconds(1) else { return }
                     shown = ContinuousClock.now
                     showing = true
-                    FileHandle.standardError.write(Data("\rheatmap: copied \(sent) rows".utf8))
+                    StandardStreams.error("\rheatmap: copied \(sent) rows")
                 }
-                if showing { FileHandle.standardError.write(Data("\n".utf8)) }
+                if showing { StandardStreams.error("\n") }
                 summary = loaded.summary
                 if let skipped = loaded.report.skipSummary {
-                    FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
+                    StandardStreams.error("heatmap: \(skipped)\n")
                 }
             } else {
                 // Over shards: a first read places the shards' cuts, the second streams the rows.
@@ -80,16 +80,16 @@ struct ImportCommand {
                     guard terminal, ContinuousClock.now - shown >= .seconds(1) || sent == total else { return }
                     shown = ContinuousClock.now
                     showing = true
-                    FileHandle.standardError.write(Data("\rheatmap: copied \(sent) of \(total) rows".utf8))
+                    StandardStreams.error("\rheatmap: copied \(sent) of \(total) rows")
                 }
-                if showing { FileHandle.standardError.write(Data("\n".utf8)) }
+                if showing { StandardStreams.error("\n") }
                 summary = loaded.summary
                 if let skipped = loaded.report.skipSummary {
-                    FileHandle.standardError.write(Data("heatmap: \(skipped)\n".utf8))
+                    StandardStreams.error("heatmap: \(skipped)\n")
                 }
             }
         } catch {
-            if showing { FileHandle.standardError.write(Data("\n".utf8)) }
+            if showing { StandardStreams.error("\n") }
             throw CommandError(String(describing: error))
         }
         let seconds =

@@ -5,8 +5,10 @@ import Foundation
 enum OutputFile {
     /// Writes `bytes` to `path`, or to standard output when `path` is `nil`.
     ///
-    /// The file is written in place, not by `FileManager.createFile`, which renames a temporary
-    /// file over the path: as root, `--output /dev/null` replaced the device with a regular file.
+    /// A regular file (or a new one) is written whole under a temporary name beside it and
+    /// renamed over the path, so a full disk leaves the old file as it was and no cut-off PNG.
+    /// Anything else (a device, a FIFO) is written in place: a rename over it would, run as
+    /// root, have replaced `--output /dev/null` with a regular file.
     ///
     /// - Parameter what: what the bytes are, for the refusal to write them to a terminal.
     static func write(_ bytes: [UInt8], to path: String?, what: String) throws(CommandError) {
@@ -14,19 +16,51 @@ enum OutputFile {
             guard isatty(STDOUT_FILENO) == 0 else {
                 throw .usage("refusing to write a binary \(what) to the terminal; give --output FILE or redirect")
             }
-            FileHandle.standardOutput.write(Data(bytes))
+            if let code = StandardStreams.writeAll(bytes, to: STDOUT_FILENO) {
+                throw CommandError("cannot write the \(what) to standard output: \(StandardStreams.reason(code))")
+            }
             return
         }
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        var status = stat()
+        guard stat(path, &status) == 0 else { return try writeReplacing(bytes, to: path, mode: nil) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return try writeInPlace(bytes, to: path) }
+        // A symbolic link keeps pointing where it did: the file it names is replaced.
+        let target = realpath(path, nil).map { resolved in
+            defer { free(resolved) }
+            return String(cString: resolved)
+        }
+        try writeReplacing(bytes, to: target ?? path, mode: status.st_mode & 0o777)
+    }
+
+    /// Writes `bytes` into the existing non-regular file at `path`.
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(CommandError) {
+        let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
-        do {
-            try handle.write(contentsOf: Data(bytes))
-            try handle.close()
-        } catch {
-            throw CommandError("cannot write \(path): \(error.localizedDescription)")
+        defer { close(descriptor) }
+        if let code = StandardStreams.writeAll(bytes, to: descriptor) {
+            throw CommandError("cannot write \(path): \(StandardStreams.reason(code))")
+        }
+    }
+
+    /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`; on any
+    /// failure the temporary file is removed and `path` is left as it was.
+    ///
+    /// - Parameter mode: the old file's permissions, or `nil` for a new file (0644 less the umask).
+    private static func writeReplacing(_ bytes: [UInt8], to path: String, mode: mode_t?) throws(CommandError) {
+        let temporary = "\(path).partial-\(getpid())"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode ?? 0o644)
+        guard descriptor >= 0 else {
+            throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
+        }
+        if let mode { _ = fchmod(descriptor, mode) }
+        var failure = StandardStreams.writeAll(bytes, to: descriptor)
+        if close(descriptor) != 0, failure == nil { failure = errno }
+        if failure == nil, rename(temporary, path) != 0 { failure = errno }
+        if let failure {
+            unlink(temporary)
+            throw CommandError("cannot write \(path): \(StandardStreams.reason(failure)) (the file is unchanged)")
         }
     }
 }

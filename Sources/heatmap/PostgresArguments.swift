@@ -47,10 +47,9 @@ enum PostgresArguments {
             throw CommandError(error.description)
         }
         if let statement = source.suggestedIndex {
-            FileHandle.standardError.write(
-                Data(
-                    ("heatmap: table \(table.name) has no index on its positions, so every tile reads the whole "
-                        + "table; this makes tiles fast:\n    \(statement)\n").utf8))
+            StandardStreams.error(
+                "heatmap: table \(table.name) has no index on its positions, so every tile reads the whole "
+                    + "table; this makes tiles fast:\n    \(statement)\n")
         }
         return source
     }

@@ -46,10 +46,9 @@ extension RenderCommand {
             throw CommandError(error.description)
         }
         if count == nil, !quiet {
-            FileHandle.standardError.write(
-                Data(
-                    ("heatmap: table \(table.name) has no change count (a table import did not make), so rows "
-                        + "written during the render may show in some tiles and not others\n").utf8))
+            StandardStreams.error(
+                "heatmap: table \(table.name) has no change count (a table import did not make), so rows "
+                    + "written during the render may show in some tiles and not others\n")
         }
         let layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
         let walk: PyramidWalk

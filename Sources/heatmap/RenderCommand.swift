@@ -218,7 +218,7 @@ struct RenderCommand {
             signal(number, SIG_IGN)
             source.setEventHandler {
                 if progress.isStopping {
-                    FileHandle.standardError.write(Data("\nheatmap: stopped at once\n".utf8))
+                    StandardStreams.error("\nheatmap: stopped at once\n")
                     exit(130)
                 }
                 progress.requestStop()

@@ -56,5 +56,5 @@ final class RenderProgressDisplay {
 
     private func write(_ text: String) { Self.write(text) }
 
-    private static func write(_ text: String) { FileHandle.standardError.write(Data(text.utf8)) }
+    private static func write(_ text: String) { StandardStreams.error(text) }
 }

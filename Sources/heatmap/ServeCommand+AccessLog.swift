@@ -24,7 +24,7 @@ extension ServeCommand {
         do {
             try log?.reopen()
         } catch {
-            FileHandle.standardError.write(Data("heatmap: \(error.description) (logging to the old file)\n".utf8))
+            StandardStreams.error("heatmap: \(error.description) (logging to the old file)\n")
         }
     }
 }

@@ -26,10 +26,9 @@ extension ServeCommand {
             bounds: summary.bounds)
         let layer = try ServedLayer(name: postgres.name, settings: postgres.settings, data: data)
         if initial == nil {
-            FileHandle.standardError.write(
-                Data(
-                    ("heatmap: table \(postgres.table.name) has no change count (import makes one), so changes "
-                        + "to its rows show only after a restart\n").utf8))
+            StandardStreams.error(
+                "heatmap: table \(postgres.table.name) has no change count (import makes one), so changes "
+                    + "to its rows show only after a restart\n")
         }
         // Each version of the layer draws from the source pinned to its change count: a tile or
         // M(z) search that finds another count in its snapshot fails (503) and swaps in the new one.
@@ -43,8 +42,8 @@ extension ServeCommand {
                     version, valueColumn: valueColumn, count: fresh?.rows ?? summary.rows,
                     bounds: fresh?.bounds ?? summary.bounds)
             else {
-                return FileHandle.standardError.write(
-                    Data("heatmap: table \(postgres.table.name) changed, but its values cannot be read\n".utf8))
+                return StandardStreams.error(
+                    "heatmap: table \(postgres.table.name) changed, but its values cannot be read\n")
             }
             let previous = served.withLock { previous in
                 defer { previous = count }

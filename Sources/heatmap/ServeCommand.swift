@@ -217,7 +217,7 @@ struct ServeCommand {
     /// The one place data files are read, for start and for reloads, with the data options.
     static func load(_ path: String, options: PointReadOptions) throws(LayerLoadError) -> LayerData {
         let data = try LayerData.load(path: path, options: options)
-        if let summary = data.skipSummary { FileHandle.standardError.write(Data("heatmap: \(summary)\n".utf8)) }
+        if let summary = data.skipSummary { StandardStreams.error("heatmap: \(summary)\n") }
         return data
     }
 
@@ -264,7 +264,7 @@ struct ServeCommand {
         let names =
             (layers.map(\.name) + [postgres?.name].compactMap { $0 } + urlLayers.map(\.name) + stacks.map(\.name))
             .joined(separator: ", ")
-        FileHandle.standardOutput.write(Data("heatmap: serving \(names) on http://\(address):\(server.port)/\n".utf8))
+        StandardStreams.output("heatmap: serving \(names) on http://\(address):\(server.port)/\n")
         let sources = Self.handleSignals(
             server: server, service: service, options: readOptions, valueColumns: valueColumns, accessLog: accessLog)
         for watcher in watchers { watcher.start() }
@@ -272,7 +272,7 @@ struct ServeCommand {
         let watcher =
             watch
             ? DataFileWatcher(paths: files) { [readOptions, valueColumns] _ in
-                FileHandle.standardError.write(Data("heatmap: a data file changed\n".utf8))
+                StandardStreams.error("heatmap: a data file changed\n")
                 Self.reload(service, options: readOptions, valueColumns: valueColumns)
             } : nil
         server.waitUntilStopped()
@@ -290,7 +290,7 @@ struct ServeCommand {
             try load(path, options: options.withValueColumn(valueColumns[path]))
         }
         let message = errors.isEmpty ? "reloaded" : errors.map(\.description).joined(separator: "\n")
-        FileHandle.standardError.write(Data("heatmap: \(message)\n".utf8))
+        StandardStreams.error("heatmap: \(message)\n")
     }
 
     /// SIGHUP reloads every layer's file; SIGINT and SIGTERM shut down gracefully (a second
@@ -309,10 +309,10 @@ struct ServeCommand {
                     reopen(accessLog)
                     reload(service, options: options, valueColumns: valueColumns)
                 } else if stopping.exchange(true, ordering: .relaxed) {
-                    FileHandle.standardError.write(Data("heatmap: stopped at once\n".utf8))
+                    StandardStreams.error("heatmap: stopped at once\n")
                     exit(1)  // asked twice: do not wait for the requests under way
                 } else {
-                    FileHandle.standardError.write(Data("heatmap: shutting down\n".utf8))
+                    StandardStreams.error("heatmap: shutting down\n")
                     server.shutdown(grace: 10)
                 }
             }

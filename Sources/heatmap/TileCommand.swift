@@ -103,7 +103,7 @@ struct TileCommand {
     }
 
     private func reportNoTile() {
-        FileHandle.standardError.write(Data("no tile\n".utf8))
+        StandardStreams.error("no tile\n")
     }
 
     private func write(_ bytes: [UInt8]) throws(CommandError) {
