@@ -114,6 +114,11 @@ extension ShardingTests {
                 #expect(got.status == (expected.png == nil ? 204 : 200), "\(step): \(path)")
                 #expect(expected.png.map { Array(got.body) == $0 } ?? true, "\(step): tile \(path) as in memory")
             }
+            for (key, value) in layer.knownMaxima {
+                let fresh = try memory.normalizationDetails(zoom: key.zoom, scale: key.scale).value
+                #expect(abs(Double(value) - fresh) <= 1e-6 * fresh, "\(step): M(\(key.zoom)) \(value) vs \(fresh)")
+            }
+            #expect(!layer.knownMaxima.isEmpty, "\(step): M(z) known")
         }
 
         func change(_ sql: String, kept: [String], redrawn: [String], _ step: String) async throws {
