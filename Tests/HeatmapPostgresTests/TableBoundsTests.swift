@@ -75,5 +75,14 @@ import Testing
                 LayerData(source: source, count: summary.rows, bounds: summary.bounds))
             #expect(served == memoryJSON, "\(name)")
         }
+        // `info` prints the same bounds line for the table as for the file.
+        let boundsLine = { (run: HeatmapCommand.Run) in
+            run.standardOutput.split(separator: "\n").first { $0.hasPrefix("bounds: ") }.map(String.init)
+        }
+        let fileInfo = try HeatmapCommand.run(["info", file])
+        let tableInfo = try HeatmapCommand.run(["info", "--postgres", cluster.url, "--table", "edge_imported"])
+        #expect(tableInfo.status == 0, "\(tableInfo.standardError)")
+        #expect(boundsLine(tableInfo) != nil && boundsLine(tableInfo) == boundsLine(fileInfo), "\(tableInfo)")
+        #expect(boundsLine(tableInfo)?.hasSuffix("(crossing the antimeridian)") == crosses)
     }
 }
