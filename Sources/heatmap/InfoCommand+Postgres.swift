@@ -69,7 +69,8 @@ extension InfoCommand {
             text += "\(g.empty) empty, \(g.outOfRange) out of range (left out, drawing nothing)\n"
         }
         if let b = s.bounds {
-            text += "bounds: south \(b.south), west \(b.west), north \(b.north), east \(b.east)\n"
+            let crossing = b.west > b.east ? " (crossing the antimeridian)" : ""
+            text += "bounds: south \(b.south), west \(b.west), north \(b.north), east \(b.east)\(crossing)\n"
         }
         if let minimum = s.minimumWeight, let maximum = s.maximumWeight, let sum = s.totalWeight, s.rows > 0 {
             text += "weights: min \(minimum), max \(maximum), sum \(sum), mean \(sum / Double(s.rows))\n"

@@ -26,4 +26,19 @@ extension PostgresArguments {
             source: channels.density, shiftedValues: channels.shiftedValues, values: channels.values,
             settings: settings)
     }
+
+    /// The layer `render --postgres` draws (no tile cache: every tile is drawn once) and the
+    /// source its walk asks for weight: the density, of the mean's rows with `--value COL`.
+    static func renderLayer(_ source: PostgresSource, valueColumn: String?, settings: HeatmapSettings)
+        throws(CommandError) -> (HeatmapTileLayer, PostgresSource)
+    {
+        guard let valueColumn else {
+            return (HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0), source)
+        }
+        let channels = try meanChannels(source, valueColumn: valueColumn)
+        let layer = HeatmapTileLayer(
+            source: channels.density, shiftedValues: channels.shiftedValues, values: channels.values,
+            settings: settings, cacheBytes: 0)
+        return (layer, channels.density)
+    }
 }

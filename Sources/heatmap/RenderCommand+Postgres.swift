@@ -16,11 +16,6 @@ extension RenderCommand {
                 "--data-format reads a file: with --postgres the table's columns are --lat, --lng, --weight or --geometry"
             )
         }
-        if list.text("aggregate") == "mean" || list.text("value") != nil {
-            throw .usage(
-                "--aggregate mean and --value are not supported with --postgres by render yet: "
-                    + "heatmap tile, info and serve draw a table's mean")
-        }
         if list.flag("skip-invalid") {
             throw .usage(
                 "--skip-invalid reads a file: with --postgres, rows with an unusable position or weight draw nothing "
@@ -50,10 +45,13 @@ extension RenderCommand {
                 "heatmap: table \(table.name) has no change count (a table import did not make), so rows "
                     + "written during the render may show in some tiles and not others\n")
         }
-        let layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
+        // With --value, both channels are pinned to the same count as the density, and the walk
+        // visits the density's tiles (the rows of positive weight, every one with a finite value).
+        let (layer, walked) = try PostgresArguments.renderLayer(
+            source, valueColumn: options.valueColumn, settings: settings)
         let walk: PyramidWalk
         do {
-            walk = try PyramidWalk(source: source, zooms: zooms, scale: scale, area: area) {
+            walk = try PyramidWalk(source: walked, zooms: zooms, scale: scale, area: area) {
                 (zoom) throws(HeatmapError) in try layer.kernelRadius(zoom: zoom, scale: scale)
             }
         } catch {

@@ -81,13 +81,12 @@ import Testing
             file: file)
     }
 
-    @Test("options that read a file or are not supported are refused as tile refuses them; a server down is an error")
+    @Test("options that read a file are refused as tile refuses them; a server down is an error")
     func refusals() throws {
         let output = HeatmapCommand.temporaryPath("refused.mbtiles")
         defer { try? FileManager.default.removeItem(atPath: output) }
         let down = ["--postgres", "postgresql://someone:pa55word@127.0.0.1:1/none", "--table", "t"]
         let cases: [([String], Int32, String)] = [
-            (["--aggregate", "mean", "--value", "v"], 64, "not supported with --postgres by render"),
             (["--skip-invalid"], 64, "--skip-invalid reads a file"),
             (["--data-format", "csv"], 64, "--data-format reads a file"),
             (["--layer-name", "x"], 64, "--layer-name names a served layer"),

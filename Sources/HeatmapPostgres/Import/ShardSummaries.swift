@@ -33,8 +33,10 @@ enum ShardSummaries {
             ).text(0, 0) ?? base
         let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
         try CellSummaries.build(table: quoted, cells: cells, name: name, rows: rows, preparable: true, on: connection)
+        // The shard's change log, which the coordinator gathers (see ShardChangeLog).
+        try ShardChangeLog.install(table: quoted, name: name, on: connection)
         // postgres_fdw's sessions search pg_catalog alone: the triggers' functions keep this path.
-        for function in ["heatmap_count_change()", "heatmap_cells_change()"] {
+        for function in ["heatmap_count_change()", "heatmap_cells_change()", "heatmap_log_change()"] {
             try connection.execute("ALTER FUNCTION \(function) SET search_path FROM CURRENT")
         }
         let finest = try connection.execute("SELECT finest FROM heatmap_summaries WHERE table_name = $1", [name])

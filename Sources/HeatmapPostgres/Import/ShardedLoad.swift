@@ -125,6 +125,7 @@ final class ShardedLoad {
                 table: table, shards: shards, layout: layout, mode: mode)
                 + ShardSummaries.coordinatorStatements(
                     table: table, layout: layout, finest: copies.map(\.finestSummary))
+                + ShardChangeLog.coordinatorStatements(table: table, shards: shards.count)
             {
                 try coordinator.execute(statement)
             }

@@ -5,10 +5,10 @@ extension PostgresSource {
     /// The cells the table's rows changed in between the change counts `old` (exclusive) and
     /// `new` (inclusive), from the change log that `import` installs (see ``ChangeLog``), in
     /// one statement (one snapshot); `nil` when the log cannot say: a plain table, one
-    /// imported before the log existed, a log pruned past `old`, or a filtered (`--where`)
-    /// or sharded table.
+    /// imported before the log existed (or a sharded table made without `import --shard`, see
+    /// ``ShardChangeLog``), or a log pruned past `old`.
     public func changes(after old: Int64, through new: Int64) throws(PostgresError) -> TableChanges? {
-        guard layout.imported, layout.partitionShift == nil, new >= old else { return nil }
+        guard layout.imported, new >= old else { return nil }
         return try pool.with { (connection) throws(PostgresError) -> TableChanges? in
             let exists = try connection.execute(
                 "SELECT to_regclass('heatmap_changes') IS NOT NULL AND to_regclass('heatmap_change_logs') IS NOT NULL")

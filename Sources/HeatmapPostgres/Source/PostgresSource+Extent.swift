@@ -42,13 +42,7 @@ extension PostgresSource {
     public func extent(sampling: Bool = true) throws(PostgresError) -> PostgresTableExtent {
         let filter = layout.filter.map { " AND (\($0))" } ?? ""
         let lng = layout.longitude
-        let wrapped =
-            "CASE WHEN \(lng) >= -180 AND \(lng) < 180 THEN \(lng) ELSE \(lng) - 360 * floor((\(lng) + 180) / 360) END"
-        let bins = """
-            SELECT least(3599, greatest(0, floor((w + 180) * 10)))::int, min(w), max(w), min(lat), max(lat), count(*)
-            FROM (SELECT \(wrapped) AS w, \(layout.latitude) AS lat FROM \(layout.table)
-            WHERE \(usableCondition)\(filter)) r GROUP BY 1
-            """
+        let bins = longitudeBinsSQL
         let sample = """
             SELECT \(layout.x), \(layout.y) FROM \(layout.table) WHERE \(usableCondition)\(filter)
             ORDER BY hashfloat8(\(layout.latitude)) # hashfloat8(\(lng)) LIMIT \(Self.sampleSize)
@@ -56,26 +50,7 @@ extension PostgresSource {
         let (binned, sampled) = try inSnapshot { (connection) throws(PostgresError) in
             (try connection.execute(bins), sampling ? try connection.execute(sample) : nil)
         }
-        var extremes = [(minimum: Double, maximum: Double)?](repeating: nil, count: 3600)
-        var rows = 0
-        var south = Double.infinity
-        var north = -Double.infinity
-        for row in 0..<binned.rowCount {
-            guard let bin = binned.text(row, 0).flatMap({ Int($0) }), extremes.indices.contains(bin),
-                let west = binned.text(row, 1).flatMap(Double.init),
-                let east = binned.text(row, 2).flatMap(Double.init),
-                let low = binned.text(row, 3).flatMap(Double.init), let high = binned.text(row, 4).flatMap(Double.init),
-                let count = binned.text(row, 5).flatMap({ Int($0) })
-            else { throw .invalidAnswer("a longitude bin's extremes or count are missing") }
-            extremes[bin] = (west, east)
-            rows += count
-            south = min(south, low)
-            north = max(north, high)
-        }
-        var bounds: PointBounds?
-        if rows > 0, let interval = SuggestedZooms.longitudeInterval(bins: extremes) {
-            bounds = PointBounds(south: south, west: interval.west, north: north, east: interval.east)
-        }
+        let found = try LongitudeBins(binned)
         var positions: [SIMD2<Double>] = []
         for row in 0..<(sampled?.rowCount ?? 0) {
             guard let sampled else { break }
@@ -84,6 +59,6 @@ extension PostgresSource {
             else { throw .invalidAnswer("a sampled row's position is missing") }
             positions.append(SIMD2(Double(x) / 4_294_967_296, Double(y) / 4_294_967_296))
         }
-        return PostgresTableExtent(rows: rows, bounds: bounds, sample: positions)
+        return PostgresTableExtent(rows: found.rows, bounds: found.bounds, sample: positions)
     }
 }

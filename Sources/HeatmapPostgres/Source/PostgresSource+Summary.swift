@@ -8,7 +8,8 @@ public struct PostgresTableSummary: Sendable, Hashable, Codable {
     public var zeroWeights: Int
     /// The rows left out: a NULL or unusable position or weight (negative, NaN, infinite).
     public var unusable: Int
-    /// The latitudes' and longitudes' box; `nil` without rows.
+    /// The latitudes' range and the smallest longitude interval holding every row (`west > east`
+    /// across the antimeridian, as a file's report gives it); `nil` without rows.
     public var bounds: PointBounds?
     /// The smallest weight; `nil` without rows.
     public var minimumWeight: Double?
@@ -34,14 +35,15 @@ extension PostgresSource {
             sum(\(layout.weight)) FILTER (WHERE \(usable))
             FROM \(layout.table) \(filter)
             """
-        let result = try pool.with { (connection) throws(PostgresError) in try connection.execute(sql) }
-        func number(_ column: Int) -> Double? { result.text(0, column).flatMap(Double.init) }
-        let bounds: PointBounds? =
-            if let south = number(3), let west = number(4), let north = number(5), let east = number(6) {
-                PointBounds(south: south, west: west, north: north, east: east)
-            } else {
-                nil
+        // The box crosses the antimeridian when that is shorter, as a file's report's does.
+        let (result, bounds) = try withAntimeridianBounds(sql) { result in
+            let number = { (column: Int) in result.text(0, column).flatMap(Double.init) }
+            guard let south = number(3), let west = number(4), let north = number(5), let east = number(6) else {
+                return nil
             }
+            return PointBounds(south: south, west: west, north: north, east: east)
+        }
+        func number(_ column: Int) -> Double? { result.text(0, column).flatMap(Double.init) }
         return PostgresTableSummary(
             rows: Int(result.text(0, 0) ?? "") ?? 0, zeroWeights: Int(result.text(0, 1) ?? "") ?? 0,
             unusable: Int(result.text(0, 2) ?? "") ?? 0, bounds: bounds, minimumWeight: number(7),
