@@ -66,7 +66,7 @@ def run_bench(args, folder, tiles=None, export=False):
     with open(out) as f:
         result = json.load(f)["uncached"]
     result["load_average_before"] = load
-    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms" for t in result["tiles"])
+    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms {t.get('minorFaults') or 0:.0f} faults" for t in result["tiles"])
     print(f"bench: {done}; {result['tilesPerSecond']:.1f} tiles/s on {result['threads']} threads, "
           f"{result['cpuMsPerTile']:.3f} ms CPU each; load {load}", flush=True)
     return result
@@ -97,6 +97,7 @@ def server_tiles(port, pid, tiles, repetitions):
     for tile in tiles:
         path = tile_path(tile)
         cpu, wall, request, sizes = [], [], [], set()
+        faults_before = render_thread_faults(pid)
         before = counters()
         for _ in range(repetitions):
             start = time.perf_counter()
@@ -109,6 +110,8 @@ def server_tiles(port, pid, tiles, repetitions):
             wall.append(1e3 * (after[2] - before[2]))
             sizes.add(len(body))
             before = after
+        faults = render_thread_faults(pid)
+        faults = {k: (faults[k] - faults_before[k]) / repetitions for k in faults}
         # The whole process's CPU per request (I/O loops, hand-offs, ETag and all), without /metrics between.
         process = process_cpu_ns(pid)
         for _ in range(repetitions):
@@ -117,9 +120,10 @@ def server_tiles(port, pid, tiles, repetitions):
         results.append({"tile": tile, "cpuMs": round(median(cpu), 4), "minimumCPUMs": round(min(cpu), 4),
                         "wallMs": round(median(wall), 4),
                         "requestMs": round(median(request), 4), "processCPUMs": round(process, 4),
-                        "pngBytes": sorted(sizes)})
+                        "pngBytes": sorted(sizes), "minorFaults": round(faults["minflt"], 1),
+                        "systemCPUMs": round(faults["stime_ms"], 4)})
     connection.close()
-    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms" for t in results)
+    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms {t['minorFaults']:.0f} faults" for t in results)
     print(f"server: {done}; load {load}", flush=True)
     return {"tiles": results, "load_average_before": load}
 
@@ -221,6 +225,8 @@ def main():
                              "server_request_ms": t["requestMs"], "server_process_cpu_ms": t["processCPUMs"],
                              "process_cpu_ratio": round(t["processCPUMs"] / bench_cpu, 3),
                              "request_wall_ratio": round(t["requestMs"] / bench_wall, 3),
+                             "bench_minor_faults": round(sum(b["tiles"][j].get("minorFaults") or 0 for b in around) / 2, 1),
+                             "server_minor_faults": t.get("minorFaults", 0),
                              "same_png_bytes": t["pngBytes"] == [b["tiles"][j]["pngBytes"] for b in around][:1]})
         bench_rate = sum(b["tilesPerSecond"] for b in around) / 2
         rate = s["throughput"]["requests_per_s"]
@@ -236,7 +242,8 @@ def main():
         summary.append({"tile": tile, **{k: round(median([row[k] for row in rows]), 4) for k in (
             "bench_cpu_ms", "server_cpu_ms", "cpu_ratio", "bench_minimum_cpu_ms", "server_minimum_cpu_ms",
             "minimum_cpu_ratio", "bench_wall_ms", "server_wall_ms", "wall_ratio",
-            "server_request_ms", "server_process_cpu_ms", "process_cpu_ratio", "request_wall_ratio")}, "same_png_bytes": all(row["same_png_bytes"] for row in rows)})
+            "server_request_ms", "server_process_cpu_ms", "process_cpu_ratio", "request_wall_ratio",
+            "bench_minor_faults", "server_minor_faults")}, "same_png_bytes": all(row["same_png_bytes"] for row in rows)})
     report = {"benchmark": "heatmap serve's uncached tiles against heatmap-bench, interleaved",
               "machine": {"cores": cores, "system": platform.platform()}, "repetitions": args.repetitions,
               "passes": args.passes, "connections": args.connections or 4 * cores,
@@ -262,6 +269,25 @@ def main():
 def render_count(port):
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
         return metric(response.read().decode(), "heatmap_tile_render_seconds_count")
+
+
+def render_thread_faults(pid):
+    """The minor page faults and kernel CPU time (ms) of the server's render threads
+    (`heatmap-render`), summed: /proc/PID/task/*/stat."""
+    tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
+    total = {"minflt": 0, "stime_ms": 0.0}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        if name.startswith("heatmap-render"):
+            total["minflt"] += int(fields[7])
+            total["stime_ms"] += int(fields[12]) * tick_ms
+    return total
 
 
 def process_cpu_ns(pid):
