@@ -2,7 +2,7 @@
 """`heatmap serve`'s uncached tiles against `heatmap-bench`'s, interleaved in one run.
 
     swift build -c release && python3 scripts/uncached_bench.py [--rounds 3] [--repetitions 25]
-        [--passes 2] [--connections N] [--out .build/bench/uncached.json]
+        [--passes 2] [--connections N] [--pause-ms N] [--out .build/bench/uncached.json]
 
 The inputs are the same for both: heatmap-bench's seeded 1M points (`--export`), written as a
 CSV file the server loads (cache off, `--cache-mb 0`), and the same tiles (`heatmap-bench --only
@@ -15,6 +15,10 @@ and wrk (one thread, 4 x cores connections) over the same tiles, each asked for 
 (the cache is off), with the CPU time per tile of each whole process.
 Runs go bench, server, bench, server, ..., bench; each server figure is divided by the mean of
 the bench runs before and after it, and the report (JSON) gives the medians of those ratios.
+With `--pause-ms N`, each bench run is followed by one whose thread sleeps N ms before each
+render (`--uncached-pause-ms`), as the server's render thread waits between requests, and each
+server figure is also divided by that run's. Per render, the minor page faults of the drawing
+thread both ways (getrusage in heatmap-bench, /proc of the server's `heatmap-render` threads).
 Traffic goes to 127.0.0.1 only, for a bounded time. Needs wrk (Debian: apt-get install wrk).
 """
 import argparse
@@ -53,10 +57,12 @@ end
 """
 
 
-def run_bench(args, folder, tiles=None, export=False):
+def run_bench(args, folder, tiles=None, export=False, pause_ms=0):
     out = os.path.join(folder, "bench.json")
     command = [args.bench_binary, "--only", "uncached", "--sizes", "1000000", "--points", "1000000",
                "--repetitions", str(args.repetitions), "--json", out]
+    if pause_ms:
+        command += ["--uncached-pause-ms", str(pause_ms), "--uncached-limit", "10"]
     if tiles:
         command += ["--uncached-tiles", ",".join(tiles)]
     if export:
@@ -66,8 +72,8 @@ def run_bench(args, folder, tiles=None, export=False):
     with open(out) as f:
         result = json.load(f)["uncached"]
     result["load_average_before"] = load
-    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms" for t in result["tiles"])
-    print(f"bench: {done}; {result['tilesPerSecond']:.1f} tiles/s on {result['threads']} threads, "
+    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms {t.get('minorFaults') or 0:.0f} faults" for t in result["tiles"])
+    print(f"bench{f' paused {pause_ms} ms' if pause_ms else ''}: {done}; {result['tilesPerSecond']:.1f} tiles/s on {result['threads']} threads, "
           f"{result['cpuMsPerTile']:.3f} ms CPU each; load {load}", flush=True)
     return result
 
@@ -97,6 +103,7 @@ def server_tiles(port, pid, tiles, repetitions):
     for tile in tiles:
         path = tile_path(tile)
         cpu, wall, request, sizes = [], [], [], set()
+        faults_before = render_thread_faults(pid)
         before = counters()
         for _ in range(repetitions):
             start = time.perf_counter()
@@ -109,6 +116,8 @@ def server_tiles(port, pid, tiles, repetitions):
             wall.append(1e3 * (after[2] - before[2]))
             sizes.add(len(body))
             before = after
+        faults = render_thread_faults(pid)
+        faults = {k: (faults[k] - faults_before[k]) / repetitions for k in faults}
         # The whole process's CPU per request (I/O loops, hand-offs, ETag and all), without /metrics between.
         process = process_cpu_ns(pid)
         for _ in range(repetitions):
@@ -117,9 +126,10 @@ def server_tiles(port, pid, tiles, repetitions):
         results.append({"tile": tile, "cpuMs": round(median(cpu), 4), "minimumCPUMs": round(min(cpu), 4),
                         "wallMs": round(median(wall), 4),
                         "requestMs": round(median(request), 4), "processCPUMs": round(process, 4),
-                        "pngBytes": sorted(sizes)})
+                        "pngBytes": sorted(sizes), "minorFaults": round(faults["minflt"], 1),
+                        "systemCPUMs": round(faults["stime_ms"], 4)})
     connection.close()
-    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms" for t in results)
+    done = ", ".join(f"{t['tile']} {t['cpuMs']:.3f} ms {t['minorFaults']:.0f} faults" for t in results)
     print(f"server: {done}; load {load}", flush=True)
     return {"tiles": results, "load_average_before": load}
 
@@ -166,6 +176,8 @@ def main():
     parser.add_argument("--passes", type=int, default=2, help="wrk's passes over the throughput tiles")
     parser.add_argument("--connections", type=int, default=0, help="wrk's connections (default 4 x cores)")
     parser.add_argument("--out", default=".build/bench/uncached.json")
+    parser.add_argument("--pause-ms", type=int, default=0,
+                        help="also run heatmap-bench with --uncached-pause-ms N after each bench run (0: not)")
     args = parser.parse_args()
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory() as folder:
@@ -182,6 +194,7 @@ def main():
                 f.write(tile_path(tile) + "\n")
         server = start_heatmap(args.binary, csv_path, args.port, 0, "--no-watch")
         servers = []
+        paused = []
         try:
             for _ in range(600):  # the server reads the file; each zoom's M(z) comes with its first tile
                 try:
@@ -198,6 +211,8 @@ def main():
                                 "throughput": server_throughput(
                     args, server, list_path, len(benches[0]["throughputTiles"]), folder, cores)})
                 benches.append(run_bench(args, folder, tiles))
+                if args.pause_ms:
+                    paused.append(run_bench(args, folder, tiles, pause_ms=args.pause_ms))
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -217,6 +232,11 @@ def main():
                              "server_request_ms": t["requestMs"], "server_process_cpu_ms": t["processCPUMs"],
                              "process_cpu_ratio": round(t["processCPUMs"] / bench_cpu, 3),
                              "request_wall_ratio": round(t["requestMs"] / bench_wall, 3),
+                             "bench_minor_faults": round(sum(b["tiles"][j].get("minorFaults") or 0 for b in around) / 2, 1),
+                             "server_minor_faults": t.get("minorFaults", 0),
+                             **({"bench_paused_cpu_ms": paused[i]["tiles"][j]["cpuMs"],
+                                 "paused_cpu_ratio": round(t["cpuMs"] / paused[i]["tiles"][j]["cpuMs"], 3)}
+                                if paused else {}),
                              "same_png_bytes": t["pngBytes"] == [b["tiles"][j]["pngBytes"] for b in around][:1]})
         bench_rate = sum(b["tilesPerSecond"] for b in around) / 2
         rate = s["throughput"]["requests_per_s"]
@@ -232,21 +252,28 @@ def main():
         summary.append({"tile": tile, **{k: round(median([row[k] for row in rows]), 4) for k in (
             "bench_cpu_ms", "server_cpu_ms", "cpu_ratio", "bench_minimum_cpu_ms", "server_minimum_cpu_ms",
             "minimum_cpu_ratio", "bench_wall_ms", "server_wall_ms", "wall_ratio",
-            "server_request_ms", "server_process_cpu_ms", "process_cpu_ratio", "request_wall_ratio")}, "same_png_bytes": all(row["same_png_bytes"] for row in rows)})
+            "server_request_ms", "server_process_cpu_ms", "process_cpu_ratio", "request_wall_ratio",
+            "bench_minor_faults", "server_minor_faults") + (("bench_paused_cpu_ms", "paused_cpu_ratio") if paused else ())},
+            "cpu_ratio_range": [min(r["cpu_ratio"] for r in rows), max(r["cpu_ratio"] for r in rows)],
+            "wall_ratio_range": [min(r["wall_ratio"] for r in rows), max(r["wall_ratio"] for r in rows)],
+            "same_png_bytes": all(row["same_png_bytes"] for row in rows)})
     report = {"benchmark": "heatmap serve's uncached tiles against heatmap-bench, interleaved",
               "machine": {"cores": cores, "system": platform.platform()}, "repetitions": args.repetitions,
-              "passes": args.passes, "connections": args.connections or 4 * cores,
+              "passes": args.passes, "pause_ms": args.pause_ms, "connections": args.connections or 4 * cores,
               "throughput_tiles": len(benches[0]["throughputTiles"]),
               "throughput_zoom": benches[0]["throughputZoom"], "throughput_scale": benches[0]["throughputScale"],
               "tiles": summary,
               "bench_tiles_per_s": median([r["bench_tiles_per_s"] for r in rounds]),
               "server_requests_per_s": median([r["server_requests_per_s"] for r in rounds]),
               "throughput_ratio": median([r["throughput_ratio"] for r in rounds]),
+              "throughput_ratio_range": [min(r["throughput_ratio"] for r in rounds),
+                                         max(r["throughput_ratio"] for r in rounds)],
               "bench_cpu_ms_per_tile": median([r["bench_cpu_ms_per_tile"] for r in rounds]),
               "server_cpu_ms_per_request": median([r["server_cpu_ms_per_request"] for r in rounds]),
               "throughput_cpu_ratio": median([r["throughput_cpu_ratio"] for r in rounds]),
               "rounds": rounds, "bench_runs": [{k: v for k, v in b.items() if k != "throughputTiles"} for b in benches],
-              "server_runs": servers}
+              "server_runs": servers,
+              "paused_bench_runs": [{k: v for k, v in b.items() if k != "throughputTiles"} for b in paused]}
     print(json.dumps({k: v for k, v in report.items() if k not in ("rounds", "bench_runs", "server_runs")}, indent=2))
     write_report(report, args.out)
 
@@ -254,6 +281,25 @@ def main():
 def render_count(port):
     with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=30) as response:
         return metric(response.read().decode(), "heatmap_tile_render_seconds_count")
+
+
+def render_thread_faults(pid):
+    """The minor page faults and kernel CPU time (ms) of the server's render threads
+    (`heatmap-render`), summed: /proc/PID/task/*/stat."""
+    tick_ms = 1000 / os.sysconf("SC_CLK_TCK")
+    total = {"minflt": 0, "stime_ms": 0.0}
+    for task in os.listdir(f"/proc/{pid}/task"):
+        try:
+            with open(f"/proc/{pid}/task/{task}/stat") as f:
+                text = f.read()
+        except OSError:
+            continue
+        name = text[text.index("(") + 1:text.rindex(")")]
+        fields = text[text.rindex(")") + 2:].split()
+        if name.startswith("heatmap-render"):
+            total["minflt"] += int(fields[7])
+            total["stime_ms"] += int(fields[12]) * tick_ms
+    return total
 
 
 def process_cpu_ns(pid):

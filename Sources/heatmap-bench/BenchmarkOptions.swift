@@ -12,6 +12,9 @@ struct BenchmarkOptions {
     var uncachedZoom = 9
     var uncachedScale = 2
     var uncachedLimit = 600
+    /// Milliseconds the `uncached` section's thread sleeps between two renders of a tile, as a
+    /// server's render thread waits for its next request (0: back to back).
+    var uncachedPauseMs = 0
     var jsonPath: String?
     var exportPath: String?
     /// A PostgreSQL database for the `postgres` section (which is skipped without one).
@@ -66,6 +69,7 @@ struct BenchmarkOptions {
             case "--uncached-zoom": uncachedZoom = try list(try value())[0]
             case "--uncached-scale": uncachedScale = try list(try value())[0]
             case "--uncached-limit": uncachedLimit = max(1, try list(try value())[0])
+            case "--uncached-pause-ms": uncachedPauseMs = min(1000, max(0, try list(try value())[0]))
             case "--only":
                 let names = Set(try value().split(separator: ",").map(String.init))
                 guard names.isSubset(of: Self.allSections) else {

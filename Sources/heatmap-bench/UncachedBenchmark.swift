@@ -17,6 +17,11 @@ struct UncachedTileMeasurement: Codable {
     var minimumCPUMs: Double
     var pngBytes: Int
     var repetitions: Int
+    /// The sleep before each render, ms (`--uncached-pause-ms`).
+    var pauseMs: Int?
+    /// The render thread's minor page faults per render (median), and its CPU time in the kernel.
+    var minorFaults: Double?
+    var systemCPUMs: Double?
 }
 
 /// The tiles `heatmap serve` is compared with (`--only uncached`; `scripts/uncached_bench.py`).
@@ -39,7 +44,8 @@ enum UncachedBenchmark {
     /// `tiles` as `Z/X/Y[@2x]`; without any, the dense and sparse tiles of zoom 16 at 512 px,
     /// the dense one of zoom 10 at 512 px and 0/0/0@2x.
     static func measure(
-        bench: TileBenchmark, tiles names: [String], zoom: Int, scale: Int, limit: Int, repetitions: Int
+        bench: TileBenchmark, tiles names: [String], zoom: Int, scale: Int, limit: Int, repetitions: Int,
+        pauseMs: Int = 0
     ) throws -> UncachedMeasurement {
         let layer = HeatmapTileLayer(index: bench.index, cacheBytes: 0)
         var tiles = try names.map(parse)
@@ -53,18 +59,26 @@ enum UncachedBenchmark {
             var bytes = (try layer.tileFor(x: x, y: y, zoom: z, scale: s)).png?.count ?? 0  // M(z) first
             var cpu: [Double] = []
             var wall: [Double] = []
+            var faults: [Double] = []
+            var system: [Double] = []
             for _ in 0..<repetitions {
+                if pauseMs > 0 { usleep(UInt32(pauseMs) * 1000) }
+                let usage = ThreadUsage.now()
                 let (startWall, startCPU) = (Measure.now(), threadCPUSeconds())
                 let result = try layer.tileFor(x: x, y: y, zoom: z, scale: s)
                 cpu.append((threadCPUSeconds() - startCPU) * 1000)
                 wall.append((Measure.now() - startWall) * 1000)
+                let used = ThreadUsage.now() - usage
+                faults.append(Double(used.minorFaults))
+                system.append(used.systemSeconds * 1000)
                 bytes = result.png?.count ?? 0
             }
             measured.append(
                 UncachedTileMeasurement(
                     tile: name(z, x, y, s), cpuMs: Measure.median(cpu), wallMs: Measure.median(wall),
                     meanCPUMs: cpu.reduce(0, +) / Double(max(1, cpu.count)), minimumCPUMs: cpu.min() ?? 0,
-                    pngBytes: bytes, repetitions: repetitions))
+                    pngBytes: bytes, repetitions: repetitions, pauseMs: pauseMs, minorFaults: Measure.median(faults),
+                    systemCPUMs: Measure.median(system)))
         }
         let found = try throughputTiles(index: bench.index, zoom: zoom, scale: scale)
         // At most `limit` of them, evenly spread over the list (north to south).

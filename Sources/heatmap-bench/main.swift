@@ -20,6 +20,8 @@ let usage = """
       --uncached-zoom, --uncached-scale, --uncached-limit  uncached's throughput pass: the tiles
                         with data at that zoom and scale (at most the limit, evenly spread), on all
                         cores (default 9, 2 and 600)
+      --uncached-pause-ms N  for uncached: sleep N ms between two renders of a tile, as a server's
+                        render thread waits between requests (default 0: back to back)
       --json FILE       also write the JSON report to FILE (it always goes to standard output)
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
@@ -258,7 +260,7 @@ if let t = report.throughput.last {
 if options.sections.contains("uncached") {
     let m = try UncachedBenchmark.measure(
         bench: bench, tiles: options.uncachedTiles, zoom: options.uncachedZoom, scale: options.uncachedScale,
-        limit: options.uncachedLimit, repetitions: options.repetitions)
+        limit: options.uncachedLimit, repetitions: options.repetitions, pauseMs: options.uncachedPauseMs)
     report.uncached = m
     for t in m.tiles {
         log(String(format: "uncached %@: CPU %.3f ms, wall %.3f ms, %d B", t.tile, t.cpuMs, t.wallMs, t.pngBytes))

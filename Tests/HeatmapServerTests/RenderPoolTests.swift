@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import Synchronization
 import Testing
 
@@ -42,6 +43,45 @@ import Testing
         }
         #expect(group.wait(timeout: .now() + 30) == .success)
         #expect(order.withLock { $0 } == [1, 2])
+    }
+
+    @Test func jobsOneAtATimeGoToTheThreadIdleLast() {
+        let pool = RenderPool(threads: 2)
+        // Two jobs at once start both threads.
+        let started = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+        for _ in 0..<2 {
+            pool.async {
+                started.signal()
+                release.wait()
+            }
+        }
+        #expect(started.wait(timeout: .now() + 30) == .success)
+        #expect(started.wait(timeout: .now() + 30) == .success)
+        release.signal()
+        release.signal()
+        let threads = Mutex<[ObjectIdentifier]>([])
+        for _ in 0..<8 {
+            #expect(Self.waitUntil { pool.idleThreads == 2 })
+            let done = DispatchSemaphore(value: 0)
+            pool.async {
+                threads.withLock { $0.append(ObjectIdentifier(Thread.current)) }
+                done.signal()
+            }
+            #expect(done.wait(timeout: .now() + 30) == .success)
+        }
+        // Last in, first out: the thread that just finished is the one woken, every time.
+        #expect(threads.withLock { $0.count } == 8)
+        #expect(Set(threads.withLock { $0 }).count == 1)
+    }
+
+    /// Polls `condition` every millisecond for at most 30 s.
+    static func waitUntil(_ condition: () -> Bool) -> Bool {
+        for _ in 0..<30_000 {
+            if condition() { return true }
+            usleep(1000)
+        }
+        return condition()
     }
 
     @Test func rendersReportTheirThreadCPUTime() throws {

@@ -7,7 +7,10 @@ import Synchronization
 ///
 /// Renders of in-memory layers are pure CPU work, so they run here rather than on Dispatch's
 /// global queue: a job goes straight to a thread of the pool's own, never to more threads than
-/// cores, and a thread that finishes a job takes the next without a hand-off.
+/// cores, and a thread that finishes a job takes the next without a hand-off. A job that finds
+/// threads idle wakes the one that went idle last (last in, first out): its caches, its stack
+/// and its allocator's memory are the warmest, and the others stay asleep, so that requests
+/// one at a time are all drawn by one thread on one core rather than by each thread in turn.
 final class RenderPool: Sendable {
     typealias Job = @Sendable () -> Void
 
@@ -15,8 +18,8 @@ final class RenderPool: Sendable {
         var jobs: [Job?] = []
         var head = 0
         var threads = 0
-        var idle = 0
-        var waiting: Int { jobs.count - head }
+        /// The idle threads' wake-up signals, the one that went idle last at the end.
+        var idle: [DispatchSemaphore] = []
 
         mutating func pop() -> Job? {
             guard head < jobs.count else { return nil }
@@ -37,7 +40,6 @@ final class RenderPool: Sendable {
     /// The most threads the pool runs at once.
     let limit: Int
     private let state = Mutex(State())
-    private let ready = DispatchSemaphore(value: 0)
     private static let idleSeconds = 10.0
 
     /// A pool of at most `threads` threads (at least 1).
@@ -45,40 +47,55 @@ final class RenderPool: Sendable {
         limit = max(1, threads)
     }
 
+    /// The threads waiting for a job.
+    var idleThreads: Int { state.withLock { $0.idle.count } }
+
     /// Runs `job` on a thread of the pool, after the jobs queued before it.
     func async(_ job: @escaping Job) {
-        let start = state.withLock { state in
+        let (wake, start): (DispatchSemaphore?, Bool) = state.withLock { state in
             state.jobs.append(job)
-            guard state.threads < limit, state.waiting > state.idle else { return false }
+            if let last = state.idle.popLast() { return (last, false) }
+            guard state.threads < limit else { return (nil, false) }
             state.threads += 1
-            return true
+            return (nil, true)
         }
-        ready.signal()
+        wake?.signal()
         if start {
-            let thread = Thread { [self] in work() }
-            thread.name = "heatmap-render"
+            let thread = Thread { [self] in
+                // Named from the thread itself: on Linux only that reaches the kernel's name
+                // (`/proc/PID/task/*/comm`, which scripts/uncached_bench.py reads).
+                Thread.current.name = "heatmap-render"
+                work()
+            }
             thread.stackSize = 8 << 20
             thread.start()
         }
     }
 
-    /// A thread's loop: a job per signal, until none came for a while and none is waiting.
+    /// A thread's loop: the next job while any waits, else idle until a job wakes it, ending
+    /// when none came for a while.
     private func work() {
+        let wake = DispatchSemaphore(value: 0)
         while true {
-            state.withLock { $0.idle += 1 }
-            let woken = ready.wait(timeout: .now() + Self.idleSeconds)
-            let (job, stop): (Job?, Bool) = state.withLock { state in
-                state.idle -= 1
-                guard woken == .success else {
-                    // A job may be on its way to this signal's waiter: stop only when none waits.
-                    guard state.waiting == 0 else { return (nil, false) }
-                    state.threads -= 1
-                    return (nil, true)
-                }
-                return (state.pop(), false)
+            let job: Job? = state.withLock { state in
+                if let job = state.pop() { return job }
+                state.idle.append(wake)
+                return nil
+            }
+            if let job {
+                job()
+                continue
+            }
+            guard wake.wait(timeout: .now() + Self.idleSeconds) == .timedOut else { continue }
+            let stop = state.withLock { state in
+                guard let index = state.idle.firstIndex(where: { $0 === wake }) else { return false }
+                state.idle.remove(at: index)
+                state.threads -= 1
+                return true
             }
             if stop { return }
-            job?()
+            // A job took this thread off the idle list as the wait ended: its signal is on the way.
+            wake.wait()
         }
     }
 }
