@@ -23,6 +23,8 @@ struct BenchmarkOptions {
     var postgresNormalizationZooms = [3, 6]
     /// Rows of the table `heatmap serve --postgres` is measured over (0: not measured).
     var postgresServeRows = 0
+    /// Whether the `postgres` section keeps the tables an earlier run left with the same points.
+    var postgresReuse = false
     /// The shards of the `postgres-sharded` section (`--shard URL`, repeated).
     var shardURLs: [String] = []
     /// The parts of the report to measure; all of them by default.
@@ -63,6 +65,7 @@ struct BenchmarkOptions {
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
             case "--shard": shardURLs.append(try value())
+            case "--postgres-reuse": postgresReuse = true
             case "--uncached-tiles":
                 uncachedTiles = try value().split(separator: ",").map(String.init)
                 for tile in uncachedTiles { _ = try UncachedBenchmark.parse(tile) }

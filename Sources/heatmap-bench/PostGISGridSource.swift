@@ -1,5 +1,5 @@
 import HeatmapKit
-import HeatmapPostgres
+@_spi(Benchmark) import HeatmapPostgres
 
 /// How a PostGIS user computes a heatmap grid today, as a ``WeightSource`` so that the blur
 /// that follows is the same as HeatmapKit's: the points of the padded tile (a `geometry(Point,
@@ -33,7 +33,12 @@ struct PostGISGridSource: WeightSource {
             """)
         try connection.execute("CREATE INDEX ON \(target) USING gist (geom)")
         try connection.execute("ANALYZE \(target)")
-        return try connection.execute("SELECT extversion FROM pg_extension WHERE extname = 'postgis'").text(0, 0)
+        return try version(on: connection)
+    }
+
+    /// PostGIS's version in the database, or `nil` when it is not installed there.
+    static func version(on connection: PostgresConnection) throws(PostgresError) -> String? {
+        try connection.execute("SELECT extversion FROM pg_extension WHERE extname = 'postgis'").text(0, 0)
     }
 
     func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
@@ -50,7 +55,8 @@ struct PostGISGridSource: WeightSource {
             WHERE geom && ST_MakeEnvelope($1::float8, $2::float8, $3::float8, $4::float8, 3857) AND weight > 0) s \
             GROUP BY c
             """
-        let result = try connection.execute(
+        // Prepared, as HeatmapKit's statement is: parsed and planned once, not per tile.
+        let result = try connection.executeAsPrepared(
             sql, ["\(west)", "\(south)", "\(east)", "\(north)", "\(size)"], binary: true)
         for row in 0..<result.rowCount {
             guard let column = result.int64(row, 0), let line = result.int64(row, 1),

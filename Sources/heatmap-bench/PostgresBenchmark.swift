@@ -1,6 +1,6 @@
 import Foundation
 import HeatmapKit
-import HeatmapPostgres
+@_spi(Benchmark) import HeatmapPostgres
 
 /// The PostgreSQL source against memory, on the benchmark's data (`--only postgres --postgres URL`).
 struct PostgresMeasurement: Codable {
@@ -17,6 +17,8 @@ struct PostgresMeasurement: Codable {
 }
 
 /// One tile's gather + convolve from the database and from memory (medians, milliseconds).
+/// The database's tile is drawn as `serve`, `tile` and `render` draw it: from a version pinned
+/// to the table's change count, which each tile checks.
 struct PostgresTileMeasurement: Codable {
     var tile: String
     var kind: String
@@ -24,11 +26,21 @@ struct PostgresTileMeasurement: Codable {
     var memoryMilliseconds: Double
     var ratio: Double
     var sameIntensities: Bool
+    /// The fastest of the database's repetitions.
+    var databaseMinimumMilliseconds: Double?
+    /// The pairs timed (fewer for a tile whose pair takes over 2 s, see ``Measure/paired``).
+    var repetitions: Int?
     /// The same tile the PostGIS way (see ``PostGISGridSource``), blurred by the same code;
-    /// `nil` without PostGIS.
+    /// `nil` without PostGIS. Timed in alternation with the database's (see ``Measure/paired``).
     var postgisMilliseconds: Double?
+    /// The fastest of PostGIS's repetitions.
+    var postgisMinimumMilliseconds: Double?
     /// `postgisMilliseconds / databaseMilliseconds`: how many times HeatmapKit's SQL is faster.
     var postgisOverDatabase: Double?
+    /// The same of the fastest repetitions.
+    var postgisOverDatabaseMinimum: Double?
+    /// The median of PostGIS ÷ HeatmapKit over the pairs run back to back.
+    var postgisOverDatabasePaired: Double?
     /// The largest difference of a pixel's intensity between the PostGIS grid and HeatmapKit's,
     /// relative to the tile's largest (PostGIS's projection puts a few points in a neighbouring pixel).
     var postgisLargestDifference: Double?
@@ -44,25 +56,46 @@ struct PostgresNormalizationMeasurement: Codable {
 }
 
 enum PostgresBenchmark {
-    /// Imports the points into `heatmap_bench` (replacing it), then draws the benchmark's
-    /// tiles from it and from memory; M(z) at `normalizationZooms`.
+    /// Imports the points into `heatmap_bench` (replacing it; with `reuse`, kept when an
+    /// earlier run left the same seeded points there), then draws the benchmark's tiles from
+    /// it and from memory, and the PostGIS way in alternation with it; M(z) at
+    /// `normalizationZooms`.
     static func run(
         url: String, bench: TileBenchmark, tiles: [(zoom: Int, scale: Int, kind: String, x: Int, y: Int)],
-        normalizationZooms: [Int], repetitions: Int
+        normalizationZooms: [Int], repetitions: Int, seed: UInt64, reuse: Bool, log: (String) -> Void
     ) throws -> PostgresMeasurement {
         let connection = ConnectionString(url)
-        let summary = try PostgresImport.run(
-            points: bench.data.points, into: "heatmap_bench", connection: connection, mode: .replace)
-        let seconds =
-            Double(summary.duration.components.seconds) + Double(summary.duration.components.attoseconds) / 1e18
-        let source = try PostgresSource(connection: connection, table: PostgresTable(name: "heatmap_bench"))
-        // The PostGIS way on the same rows, when the server has PostGIS.
         let gisConnection = try PostgresConnection(connection)
+        try gisConnection.applyPoolSettings()
+        let points = bench.data.points
+        let label = "heatmap-bench: \(points.count) points of seed \(seed)"
+        var rows = points.count
+        var seconds = 0.0
+        var rate = 0.0
+        if reuse, try comment(on: "heatmap_bench", gisConnection) == label {
+            log("postgres: reusing heatmap_bench (\(label))")
+        } else {
+            let summary = try PostgresImport.run(
+                points: points, into: "heatmap_bench", connection: connection, mode: .replace)
+            rows = summary.rows
+            seconds = summary.duration.seconds
+            rate = summary.rowsPerSecond
+            try gisConnection.execute("COMMENT ON TABLE heatmap_bench IS \(literal(label))")
+            log(String(format: "postgres: imported %d rows in %.1f s", rows, seconds))
+        }
+        let table = try PostgresSource(connection: connection, table: PostgresTable(name: "heatmap_bench"))
+        // Drawn as serve draws it: pinned to the change count, checked by every tile.
+        let source = table.pinned(toChangeCount: try table.changeCount())
+        // The PostGIS way on the same rows, when the server has PostGIS.
         var postgis = "missing: PostGIS is not installed on the server (apt-get install postgresql-15-postgis-3)"
         var gis: PostGISGridSource?
-        if let version = try PostGISGridSource.prepare(
+        if reuse, try comment(on: "heatmap_bench_postgis", gisConnection) == label {
+            postgis = try PostGISGridSource.version(on: gisConnection).map { "PostGIS \($0)" } ?? postgis
+            gis = PostGISGridSource(connection: gisConnection, table: "heatmap_bench_postgis")
+        } else if let version = try PostGISGridSource.prepare(
             source: "heatmap_bench", target: "heatmap_bench_postgis", on: gisConnection)
         {
+            try gisConnection.execute("COMMENT ON TABLE heatmap_bench_postgis IS \(literal(label))")
             postgis = "PostGIS \(version)"
             gis = PostGISGridSource(connection: gisConnection, table: "heatmap_bench_postgis")
         }
@@ -73,11 +106,16 @@ enum PostgresBenchmark {
             let rect = PixelRect(tileX: t.x, y: t.y, in: space)
             var fromDatabase: IntensityGrid?
             var fromMemory: IntensityGrid?
-            let database = Measure.median(
-                try (0..<repetitions).map { _ in
-                    try Measure.seconds { fromDatabase = try source.intensity(in: rect, space: space, kernel: kernel) }
-                        * 1000
-                })
+            var fromPostGIS: IntensityGrid?
+            let draw = { fromDatabase = try source.intensity(in: rect, space: space, kernel: kernel) }
+            let times: PairedTimes
+            if let gis {
+                times = try Measure.paired(
+                    repetitions: repetitions, draw,
+                    { fromPostGIS = try gis.intensity(in: rect, space: space, kernel: kernel) })
+            } else {
+                times = try Measure.paired(repetitions: repetitions, draw, {})
+            }
             let memory = Measure.median(
                 (0..<repetitions).map { _ in
                     Measure.seconds { fromMemory = bench.index.intensity(in: rect, space: space, kernel: kernel) }
@@ -87,22 +125,23 @@ enum PostgresBenchmark {
                 zip(fromDatabase?.values ?? [], fromMemory?.values ?? []).allSatisfy {
                     abs($0 - $1) <= 1e-6 * max($0, $1)
                 } && fromDatabase?.values.count == fromMemory?.values.count
+            let database = times.firstMedian
             var tile = PostgresTileMeasurement(
                 tile: "\(t.zoom)/\(t.x)/\(t.y)\(t.scale == 1 ? "" : "@\(t.scale)x")", kind: t.kind,
                 databaseMilliseconds: database, memoryMilliseconds: memory, ratio: database / max(memory, 1e-9),
-                sameIntensities: same)
-            if let gis {
-                var fromPostGIS: IntensityGrid?
-                let milliseconds = Measure.median(
-                    try (0..<repetitions).map { _ in
-                        try Measure.seconds { fromPostGIS = try gis.intensity(in: rect, space: space, kernel: kernel) }
-                            * 1000
-                    })
+                sameIntensities: same, databaseMinimumMilliseconds: times.firstMinimum,
+                repetitions: times.first.count)
+            if gis != nil {
                 let top = max(fromMemory?.maximum ?? 0, .leastNormalMagnitude)
-                tile.postgisMilliseconds = milliseconds
-                tile.postgisOverDatabase = milliseconds / max(database, 1e-9)
-                tile.postgisLargestDifference = Double(
-                    zip(fromPostGIS?.values ?? [], fromMemory?.values ?? []).map { abs($0 - $1) / top }.max() ?? 0)
+                tile.postgisMilliseconds = times.secondMedian
+                tile.postgisMinimumMilliseconds = times.secondMinimum
+                tile.postgisOverDatabase = times.secondMedian / max(database, 1e-9)
+                tile.postgisOverDatabaseMinimum = times.secondMinimum / max(times.firstMinimum, 1e-9)
+                tile.postgisOverDatabasePaired = times.pairedRatioMedian
+                let gisValues: [Float] = fromPostGIS?.values ?? []
+                let memoryValues: [Float] = fromMemory?.values ?? []
+                let differences: [Float] = zip(gisValues, memoryValues).map { abs($0 - $1) / top }
+                tile.postgisLargestDifference = Double(differences.max() ?? 0)
             }
             measured.append(tile)
         }
@@ -120,7 +159,15 @@ enum PostgresBenchmark {
                     memoryValue: Double(m)))
         }
         return PostgresMeasurement(
-            rows: summary.rows, importSeconds: seconds, importRowsPerSecond: summary.rowsPerSecond, tiles: measured,
+            rows: rows, importSeconds: seconds, importRowsPerSecond: rate, tiles: measured,
             normalization: normalization, postgis: postgis)
     }
+
+    /// The comment on `table`, or `nil` (no table, or no comment).
+    static func comment(on table: String, _ connection: PostgresConnection) throws -> String? {
+        try connection.execute("SELECT obj_description(to_regclass($1), 'pg_class')", [table]).text(0, 0)
+    }
+
+    /// `text` as an SQL string literal.
+    static func literal(_ text: String) -> String { "'" + text.replacingOccurrences(of: "'", with: "''") + "'" }
 }

@@ -26,6 +26,9 @@ let usage = """
       --postgres URL    for the postgres section: import the --points data into table heatmap_bench
                         there, and draw the tiles from it and from memory (skipped without a URL)
       --postgres-zooms  zooms of M(z) from the database (default 3,6)
+      --postgres-reuse  keep heatmap_bench and heatmap_bench_postgis when an earlier run left the
+                        same seeded --points there (no import figure then); the tiles are timed at
+                        least 7 times, HeatmapKit's and PostGIS's in alternation
       --postgres-serve-rows N  also import N rows (20000000 for README's figure) into heatmap_bench_serve
                         (kept for later runs), serve it with the heatmap built beside heatmap-bench,
                         ask for the tiles and read the server's resident memory (default 0: not done)
@@ -289,7 +292,7 @@ if options.sections.contains("postgres") {
     if let url = options.postgresURL {
         var p = try PostgresBenchmark.run(
             url: url, bench: bench, tiles: chosen, normalizationZooms: options.postgresNormalizationZooms,
-            repetitions: options.repetitions)
+            repetitions: max(options.repetitions, 7), seed: options.seed, reuse: options.postgresReuse, log: log)
         if options.postgresServeRows > 0 {
             p.serve = try PostgresServeBenchmark.run(
                 url: url, table: "heatmap_bench_serve", rows: options.postgresServeRows, seed: options.seed,
@@ -307,7 +310,11 @@ if options.sections.contains("postgres") {
                     t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), t.databaseMilliseconds,
                     t.memoryMilliseconds, t.ratio, t.sameIntensities ? "yes" : "NO")
                     + (t.postgisMilliseconds.map {
-                        String(format: "; PostGIS %8.2f ms (%.1fx)", $0, t.postgisOverDatabase ?? 0)
+                        String(
+                            format: "; PostGIS %8.2f ms (%.2fx; min %.2f against %.2f ms: %.2fx; paired %.2fx)", $0,
+                            t.postgisOverDatabase ?? 0, t.postgisMinimumMilliseconds ?? 0,
+                            t.databaseMinimumMilliseconds ?? 0, t.postgisOverDatabaseMinimum ?? 0,
+                            t.postgisOverDatabasePaired ?? 0)
                     } ?? ""))
         }
         log("postgres PostGIS: \(p.postgis)")

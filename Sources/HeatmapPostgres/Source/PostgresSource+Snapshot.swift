@@ -9,6 +9,8 @@ final class SourceHooks: Sendable {
     /// Called after each statement of a snapshot (tests commit writes from another
     /// connection there, to check that the snapshot does not see them).
     let afterStatement = Mutex<(@Sendable () -> Void)?>(nil)
+    /// The texts of tiles' statements and the summaries' finest level (see ``TileStatements``).
+    let tileStatements = TileStatements()
 }
 
 /// One connection, used by one thread at a time.
@@ -62,7 +64,8 @@ extension PostgresSource {
 
     /// The intensities of one tile, from one state of the table: its statements (two across
     /// the antimeridian) in one `REPEATABLE READ READ ONLY` transaction, within the statement
-    /// timeout together; a single statement alone needs none (unless the version is pinned).
+    /// timeout together; a single statement alone needs none (a pinned version's reads the
+    /// change count in the same statement, see ``CountedSource``).
     public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
         -> IntensityGrid
     {
@@ -74,6 +77,13 @@ extension PostgresSource {
         if statements <= 1, pinnedChangeCount == nil {
             return try pool.with { (connection) throws(PostgresError) in
                 try SnapshotSource(source: self, turns: Turns(connection), deadline: deadline)
+                    .intensity(in: rect, space: space, kernel: kernel)
+            }
+        }
+        // A pinned version's tile of one statement reads the change count in it: one round trip.
+        if statements <= 1, let expected = pinnedChangeCount, layout.imported, !layout.qualifiedName.isEmpty {
+            return try pool.with { (connection) throws(PostgresError) in
+                try CountedSource(source: self, connection: connection, expected: expected)
                     .intensity(in: rect, space: space, kernel: kernel)
             }
         }
