@@ -399,7 +399,7 @@ def main():
         args.out = args.out or ".build/bench/serve-dense.json"
         return dense(args)
     args.out = args.out or ".build/bench/serve-wrk.json"
-    targets = [float(x) for x in args.target.split(",")]
+    goal = [float(x) for x in args.target.split(",")]
     began = time.time()
     if not args.no_nginx and not shutil.which("nginx"):
         print("nginx not found: no comparison (Debian: apt-get install nginx)", flush=True)
@@ -458,11 +458,11 @@ def main():
                     nginx.terminate()
                     nginx.wait(timeout=30)
     wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0]
-    comparison = versus_nginx(runs, targets)
+    comparison = versus_nginx(runs, goal)
     report = {"benchmark": "heatmap serve under wrk on loopback", "tool": wrk_version.strip(),
               "machine": {"cores": os.cpu_count(), "system": platform.platform()},
               "command": " ".join(sys.argv), "duration_s": args.duration, "rounds": args.rounds,
-              "target": {"requests_per_s_ratio_at_least": targets[0], "p99_ratio_at_most": targets[1]},
+              "target": {"requests_per_s_ratio_at_least": goal[0], "p99_ratio_at_most": goal[1]},
               "load_average_after": load_average(), "wall_s": round(time.time() - began, 1),
               "runs": runs, "versus_nginx": comparison}
     if comparison:

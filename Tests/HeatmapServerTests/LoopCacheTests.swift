@@ -60,6 +60,22 @@ import Testing
         #expect(!renewed.isCurrent)
     }
 
+    @Test("a table's partial change (the PostgreSQL path) makes the stamps stale, even one that reaches no tile")
+    func partialChangesMakeStampsStale() throws {
+        let index = try PointIndex(points: clusteredPoints())
+        let layer = try ServedLayer(name: "table", data: LayerData(source: index, count: 500, bounds: nil))
+        let service = try TileService(layers: [layer])
+        let (reply, stamp) = Self.stamped(service, "/table/3/4/3.png")
+        guard case .response(let response) = reply, response.status == .ok else {
+            Issue.record("the tile is answered from the shared cache")
+            return
+        }
+        let kept = try #require(stamp)
+        let update = PartialUpdate(maxima: layer.knownMaxima) { _, _, _, _ in false }
+        #expect(layer.replace(with: LayerData(source: index, count: 500, bounds: nil), update: update) == 0)
+        #expect(!kept.isCurrent)
+    }
+
     @Test("kept answers are found by target, dropped when stale, bounded in entries and bytes")
     func boundsAndStaleness() {
         let version = ResponseVersion()
