@@ -9,8 +9,12 @@ and encodes its tile), at several numbers of keep-alive connections. Writes JSON
 Needs wrk (Debian: apt-get install wrk). Traffic goes to 127.0.0.1 only, for a bounded time.
 With nginx installed (Debian's 1.22: apt-get install nginx) the cached runs are repeated, in the
 same run and interleaved, against nginx serving the same tile files (worker_processes = cores,
-sendfile on, access_log off), in `--rounds` (3) interleaved rounds, and the report gives heatmap's
-requests/s, p99 and CPU time per request over nginx's, medians of the rounds (`--no-nginx` to skip).
+sendfile on, access_log off), in `--rounds` (5) interleaved rounds (which server goes first alternates),
+and the report gives heatmap's requests/s, p99 and CPU time per request (user + system, from /proc, of
+heatmap and of nginx's master and workers) over nginx's: medians of the rounds, each round's pair and
+their spread, and a verdict against `--target R,P` (requests/s ratio at least R, p99 ratio at most P,
+default 1.0,1.0) at every connection count (`--no-nginx` to skip, `--cached-only` to skip the uncached
+runs).
 
     python3 scripts/serve_bench.py --dense [--points /tmp/heatmap-data/points.f64]
 
@@ -302,21 +306,39 @@ def cpu_seconds(pid):
     return total
 
 
-def versus_nginx(runs):
-    """heatmap's cached requests/s, p99 and CPU per request over nginx's (medians of the interleaved
-    rounds), per number of connections."""
+def spread(values):
+    """Smallest, median and largest."""
+    return dict(min=round(min(values), 3), median=round(median(values), 3), max=round(max(values), 3))
+
+
+def versus_nginx(runs, targets):
+    """heatmap's cached requests/s, p99 and CPU per request over nginx's, per number of connections:
+    the medians of the interleaved rounds over each other, and each round's pair (run one after the
+    other, so in the same minute's load) with the spread of the pairs. The verdict is met when the
+    medians' ratios and the median pair's reach the targets (requests/s at least, p99 at most)."""
     out = []
     for c in sorted({r["connections"] for r in runs if r["server"] == "nginx"}):
         h = [r for r in runs if r["server"] == "heatmap" and r["case"] == "cached" and r["connections"] == c]
         n = [r for r in runs if r["server"] == "nginx" and r["connections"] == c]
         row = dict(connections=c, rounds=len(n))
-        for key in ["requests_per_s", "p99_ms", "cpu_us_per_request"]:
+        for key in ["requests_per_s", "p99_ms", "p50_ms", "cpu_us_per_request"]:
             row["heatmap_" + key] = round(median([r[key] for r in h]), 2)
             row["nginx_" + key] = round(median([r[key] for r in n]), 2)
+            row["heatmap_" + key + "_spread"] = spread([r[key] for r in h])
+            row["nginx_" + key + "_spread"] = spread([r[key] for r in n])
             row[key + "_ratio"] = round(row["heatmap_" + key] / row["nginx_" + key], 3)
+            pairs = [a[key] / b[key] for a in h for b in n if a["round"] == b["round"] and b[key] > 0]
+            row[key + "_pair_ratios"] = [round(x, 3) for x in pairs]
+            row[key + "_pair_spread"] = spread(pairs)
+        row["meets_target"] = (
+            row["requests_per_s_ratio"] >= targets[0] and row["requests_per_s_pair_spread"]["median"] >= targets[0]
+            and row["p99_ms_ratio"] <= targets[1] and row["p99_ms_pair_spread"]["median"] <= targets[1])
         out.append(row)
-        print(f"versus nginx, c={c} (medians of {len(n)}): requests/s x{row['requests_per_s_ratio']}, "
-              f"p99 x{row['p99_ms_ratio']}, CPU per request x{row['cpu_us_per_request_ratio']}")
+        rps, p99 = row["requests_per_s_pair_spread"], row["p99_ms_pair_spread"]
+        print(f"versus nginx, c={c} (medians of {len(n)}): requests/s x{row['requests_per_s_ratio']} "
+              f"(pairs {rps['min']}-{rps['max']}), p99 x{row['p99_ms_ratio']} (pairs {p99['min']}-{p99['max']}), "
+              f"CPU per request x{row['cpu_us_per_request_ratio']}: "
+              f"{'meets' if row['meets_target'] else 'MISSES'} requests/s >= {targets[0]}, p99 <= {targets[1]}")
     return out
 
 
@@ -331,7 +353,10 @@ def main():
     parser.add_argument("--empty-tiles", type=int, help="measure memory over this many distinct empty tiles")
     parser.add_argument("--cache-mb", type=int, default=256, help="the cache size for --empty-tiles")
     parser.add_argument("--no-nginx", action="store_true", help="skip the nginx comparison")
-    parser.add_argument("--rounds", type=int, default=3, help="interleaved heatmap/nginx rounds (medians)")
+    parser.add_argument("--rounds", type=int, default=5, help="interleaved heatmap/nginx rounds (medians)")
+    parser.add_argument("--target", default="1.0,1.0",
+                        help="the verdict's requests/s ratio at least and p99 ratio at most (default 1.0,1.0)")
+    parser.add_argument("--cached-only", action="store_true", help="skip the uncached runs")
     parser.add_argument("--dense", action="store_true", help="uncached dense tile against heatmap-bench")
     parser.add_argument("--points", default="/tmp/heatmap-data/points.f64", help="heatmap-bench --export's points")
     parser.add_argument("--bench-binary", default=".build/release/heatmap-bench")
@@ -344,6 +369,8 @@ def main():
         args.out = args.out or ".build/bench/serve-dense.json"
         return dense(args)
     args.out = args.out or ".build/bench/serve-wrk.json"
+    goal = [float(x) for x in args.target.split(",")]
+    began = time.time()
     if not args.no_nginx and not shutil.which("nginx"):
         print("nginx not found: no comparison (Debian: apt-get install nginx)", flush=True)
         args.no_nginx = True
@@ -353,6 +380,8 @@ def main():
         # Zoom 8 (36 tiles around Victoria) for the cached runs; zoom 10 (650 tiles) uncached.
         cases = [("cached", 512, dict(zoom=8, x0=228, x1=233, y0=154, y1=159)),
                  ("uncached", 0, dict(zoom=10, x0=913, x1=937, y0=620, y1=645))]
+        if args.cached_only:
+            cases = cases[:1]
         for name, cache_mb, tiles in cases:
             script = os.path.join(folder, f"{name}.lua")
             with open(script, "w") as f:
@@ -399,9 +428,17 @@ def main():
                     nginx.terminate()
                     nginx.wait(timeout=30)
     wrk_version = subprocess.run(["wrk", "-v"], capture_output=True, text=True).stdout.split("\n")[0]
+    comparison = versus_nginx(runs, goal)
     report = {"benchmark": "heatmap serve under wrk on loopback", "tool": wrk_version.strip(),
               "machine": {"cores": os.cpu_count(), "system": platform.platform()},
-              "duration_s": args.duration, "runs": runs, "versus_nginx": versus_nginx(runs)}
+              "command": " ".join(sys.argv), "duration_s": args.duration, "rounds": args.rounds,
+              "target": {"requests_per_s_ratio_at_least": goal[0], "p99_ratio_at_most": goal[1]},
+              "load_average_after": load_average(), "wall_s": round(time.time() - began, 1),
+              "runs": runs, "versus_nginx": comparison}
+    if comparison:
+        report["meets_target"] = all(row["meets_target"] for row in comparison)
+        print(f"verdict: {'meets' if report['meets_target'] else 'MISSES'} the target at every connection count "
+              f"({report['wall_s']} s)")
     write_report(report, args.out)
     if args.into:
         with open(args.into) as f:

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <sys/epoll.h>
 #include <sys/uio.h>
+#include <sys/socket.h>
 
 /// epoll for Swift: Glibc's Swift module does not export <sys/epoll.h>, and `struct
 /// epoll_event` is packed on x86-64, so these wrappers take and give plain values.
@@ -51,5 +52,14 @@ static inline int cepoll_wait(int epfd, uint64_t *ids, uint32_t *events, int cap
         events[i] = ready[i].events;
     }
     return n;
+}
+
+/// Glibc's Swift module leaves out accept4 (a GNU extension): declared here as <sys/socket.h>
+/// declares it with _GNU_SOURCE.
+extern int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+/// Accepts a connection already non-blocking and close-on-exec (no fcntl calls after it).
+static inline int cepoll_accept(int fd, struct sockaddr *address, socklen_t *length) {
+    return accept4(fd, address, length, SOCK_NONBLOCK | SOCK_CLOEXEC);
 }
 #endif

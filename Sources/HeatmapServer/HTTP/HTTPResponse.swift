@@ -73,36 +73,48 @@ public struct HTTPResponse: Sendable, Equatable {
 
     /// The status line and header fields with the blank line after them: the bytes before the body.
     public func serializedHead(keepAlive: Bool, date: String) -> [UInt8] {
+        var head = headBeforeDate(reserving: 96)
+        head.appendText("Date: ")
+        head.appendText(date)
+        head.appendText("\r\n")
+        if !keepAlive { head.appendText("Connection: close\r\n") }
+        head.appendText("\r\n")
+        return head
+    }
+
+    /// The status line and every header field but `Date` (and `Connection`), each line ended:
+    /// what an event loop keeps of a response it answers again, adding the date and the blank line.
+    func headBeforeDate(reserving extra: Int = 0) -> [UInt8] {
         var head: [UInt8] = []
-        head.reserveCapacity(512)
-        func add(_ text: String) {
-            // Native strings hand out their bytes: one copy, not a walk over the UTF-8 view.
-            var text = text
-            text.withUTF8 { head.append(contentsOf: $0) }
-        }
-        add("HTTP/1.1 ")
-        add(String(status.code))
-        add(" ")
-        add(status.reason)
-        add("\r\nDate: ")
-        add(date)
-        add("\r\nServer: ")
-        add(HeatmapServerInfo.name)
-        add("\r\n")
+        head.reserveCapacity(416 + extra)
+        head.appendText("HTTP/1.1 ")
+        head.appendText(String(status.code))
+        head.appendText(" ")
+        head.appendText(status.reason)
+        head.appendText("\r\nServer: ")
+        head.appendText(HeatmapServerInfo.name)
+        head.appendText("\r\n")
         for field in headers {
-            add(field.name)
-            add(": ")
-            add(field.value)
-            add("\r\n")
+            head.appendText(field.name)
+            head.appendText(": ")
+            head.appendText(field.value)
+            head.appendText("\r\n")
         }
         if hasBody {
-            add("Content-Length: ")
-            add(String(body.count))
-            add("\r\n")
+            head.appendText("Content-Length: ")
+            head.appendText(String(body.count))
+            head.appendText("\r\n")
         }
-        if !keepAlive { add("Connection: close\r\n") }
-        add("\r\n")
         return head
+    }
+}
+
+extension [UInt8] {
+    /// Appends a string's UTF-8 bytes; native strings hand them out in one copy, not a walk over
+    /// the UTF-8 view.
+    mutating func appendText(_ text: String) {
+        var text = text
+        text.withUTF8 { append(contentsOf: $0) }
     }
 }
 

@@ -38,6 +38,9 @@ extension EventLoop {
                 if connection.draining { continue }
                 connection.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: scratch[0..<n]))
                 if connection.unparsed.count > connection.parser.readAhead { return }  // far ahead: wait
+                // A short read took all there was: no second call to hear EAGAIN (level-triggered,
+                // so anything arriving meanwhile is reported again).
+                if n < scratch.count { return }
             case .wouldBlock: return
             case .closed:
                 connection.peerClosed = true
@@ -104,8 +107,21 @@ extension EventLoop {
         // HTTP/1.0 clients keep the connection only when told so.
         let announce = keepAlive && request.minorVersion == 0
         if !keepAlive { connection.stopParsing = true }
-        switch responder.respond(to: request) {
+        let reusable = reusing != nil && LoopResponseCache.accepts(request)
+        if reusable, let entry = answers.lookup(request.target) {
+            entry.stamp.reused()
+            if keepAlive && !announce {
+                return sendKept(entry, on: connection, headOnly: headOnly, requestLine: requestLine)
+            }
+            var response = entry.response
+            if announce { response.headers.add("Connection", "keep-alive") }
+            return send(response, on: connection, headOnly: headOnly, keepAlive: keepAlive, requestLine: requestLine)
+        }
+        var stamp: ReuseStamp?
+        let reply = reusable ? reusing?.respond(to: request, reuse: &stamp) : nil
+        switch reply ?? responder.respond(to: request) {
         case .response(var response):
+            if let stamp { answers.insert(response, stamp: stamp, for: request.target) }
             if announce { response.headers.add("Connection", "keep-alive") }
             send(response, on: connection, headOnly: headOnly, keepAlive: keepAlive, requestLine: requestLine)
         case .deferred(let start):
@@ -129,6 +145,22 @@ extension EventLoop {
         complete(
             connection.reserve(), with: response, on: connection, headOnly: headOnly, keepAlive: keepAlive,
             requestLine: requestLine)
+    }
+
+    /// Queues a kept answer after the responses before it: its written head, the date and the
+    /// body, each as it is (written with `writev`, never copied together); keep-alive only.
+    private func sendKept(
+        _ entry: LoopResponseCache.Entry, on connection: Connection, headOnly: Bool, requestLine: String
+    ) {
+        _ = currentDate()
+        let withBody = !headOnly && entry.response.hasBody
+        connection.fill(
+            connection.reserve(),
+            chunks: withBody ? [entry.head, dateTail, entry.response.body] : [entry.head, dateTail],
+            close: false)
+        accessLog?.log(
+            peer: connection.peer, requestLine: requestLine, status: entry.response.status.code,
+            bytes: withBody ? entry.response.body.count : 0)
     }
 
     /// Fills a place in the response order with the head and the body as they are (written

@@ -53,6 +53,11 @@ final class EventLoop: @unchecked Sendable {
     let vectors = UnsafeMutableBufferPointer<iovec>.allocate(capacity: Socket.maxVectors)
     var dateSecond = -1
     var date = ""
+    /// `Date: …` and the blank line ending a head, for answers from ``answers``.
+    var dateTail: [UInt8] = []
+    /// The responder, when it lets loops keep answers, and this loop's copies of them.
+    let reusing: (any ReusingResponder)?
+    let answers: LoopResponseCache
 
     init(
         listener: Int32, limits: HTTPLimits, responder: any HTTPResponder, stats: ServerStats,
@@ -62,6 +67,8 @@ final class EventLoop: @unchecked Sendable {
         self.responder = responder
         self.stats = stats
         self.accessLog = accessLog
+        reusing = responder as? any ReusingResponder
+        answers = LoopResponseCache(capacityBytes: reusing?.reuseBytesPerLoop ?? 0)
         var ends: [Int32] = [-1, -1]
         guard pipe(&ends) == 0 else { throw SocketError("pipe") }
         for end in ends {
@@ -176,6 +183,7 @@ final class EventLoop: @unchecked Sendable {
         if second != dateSecond {
             dateSecond = second
             date = HTTPDate.format(second)
+            dateTail = Array("Date: \(date)\r\n\r\n".utf8)
         }
         return date
     }

@@ -1,6 +1,9 @@
 #if canImport(Glibc)
     import Glibc
 #endif
+#if canImport(CEpoll)
+    import CEpoll
+#endif
 
 /// Thin wrappers over the POSIX socket calls the server uses.
 enum Socket {
@@ -71,12 +74,20 @@ enum Socket {
     static func accept(_ listener: Int32) -> (fd: Int32, peer: String)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        let fd = withUnsafeMutablePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
-        }
-        guard fd >= 0 else { return nil }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #if canImport(CEpoll)
+            // accept4: non-blocking and close-on-exec in the same call.
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { cepoll_accept(listener, $0, &length) }
+            }
+            guard fd >= 0 else { return nil }
+        #else
+            let fd = withUnsafeMutablePointer(to: &storage) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
+            }
+            guard fd >= 0 else { return nil }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        #endif
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         return (fd, address(storage))

@@ -36,6 +36,7 @@ extension ServedLayer {
             data.liveCount = change.pointCount
             data.bounds = removing ? layer.pointBounds : Self.bounds(data.bounds, growing: points)
             state = (state.generation + 1, data)
+            answers.advance()
             return PointsChange(change: change, generation: state.generation, tilesDropped: dropped)
         }
     }

@@ -24,6 +24,7 @@ extension ServedLayer {
             let before = layer.replaceSource(with: source, keeping: update.maxima)
             let moved = Set(before.keys.filter { before[$0] != update.maxima[$0] })
             state = (state.generation + 1, data)
+            answers.advance()
             let invalidation = TileInvalidation(reaches: update.reaches) { key in
                 Self.reach(of: key, kept: update.maxima, moved: moved)
             }

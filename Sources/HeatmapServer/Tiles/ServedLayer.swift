@@ -18,6 +18,9 @@ public final class ServedLayer: Sendable {
     /// What the server's cache keys hold: advanced by reloads only, as live changes drop just
     /// the tiles they reach (see ServedLayer+Invalidation.swift).
     let epoch = Atomic<Int>(0)
+    /// Advanced with the generation: the event loops' kept tile answers stand while it holds
+    /// (see TileService+Reuse.swift).
+    let answers = ResponseVersion()
 
     /// Creates a layer.
     ///
@@ -77,6 +80,7 @@ public final class ServedLayer: Sendable {
             }
             state = (state.generation + 1, data)
             epoch.add(1, ordering: .relaxed)
+            answers.advance()
         }
     }
 }
