@@ -28,6 +28,7 @@ public final class MBTilesWriter: TileSink {
         throws(TileArchiveError)
     {
         self.path = path
+        try TileArchiveError.requireFolder(of: path)
         let exists = FileManager.default.fileExists(atPath: path)
         if exists && mode == .create {
             throw TileArchiveError(

@@ -30,6 +30,7 @@ public final class PMTilesWriter: TileSink {
     public init(path: String, metadata: TileMetadata, mode: OutputMode) throws(TileArchiveError) {
         self.path = path
         self.metadata = metadata
+        try TileArchiveError.requireFolder(of: path)
         if FileManager.default.fileExists(atPath: path) {
             switch mode {
             case .create:
