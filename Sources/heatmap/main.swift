@@ -18,6 +18,10 @@ let usage = """
 func run(_ arguments: [String]) throws(CommandError) {
     guard let command = arguments.first else { throw .usage(usage) }
     let rest = Array(arguments.dropFirst())
+    let commands: Set = ["tile", "image", "info", "render", "serve", "import"]
+    if commands.contains(command), rest.contains("--help") || rest.contains("-h") {
+        return try run(["help", command])  // `heatmap tile --help` as `heatmap help tile`
+    }
     switch command {
     case "tile":
         try TileCommand(rest).run()
