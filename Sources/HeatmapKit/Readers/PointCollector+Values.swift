@@ -4,7 +4,7 @@ extension PointCollector {
     static func valueProblem(_ value: Double, text: @autoclosure () -> String) -> String? {
         if value.isNaN || value.isInfinite { return "value \"\(text())\" is not a finite number" }
         if value.magnitude > Double(Float.greatestFiniteMagnitude) {
-            return "value \"\(text())\" is too large (at most \(Float.greatestFiniteMagnitude) in magnitude)"
+            return "value \"\(text())\" is too large (at most \(Double(Float.greatestFiniteMagnitude)) in magnitude)"
         }
         return nil
     }

@@ -46,7 +46,7 @@ struct PointCollector {
         if value.isNaN || value.isInfinite { return "weight \"\(text())\" is not a finite number" }
         if value < 0 { return "weight \"\(text())\" is negative; weights are finite numbers ≥ 0" }
         if value > Double(Float.greatestFiniteMagnitude) {
-            return "weight \"\(text())\" is too large (at most \(Float.greatestFiniteMagnitude))"
+            return "weight \"\(text())\" is too large (at most \(Double(Float.greatestFiniteMagnitude)))"
         }
         return nil
     }

@@ -14,7 +14,10 @@ import Testing
             ("lat,lng\n1,1e999\n", "points.csv:2: longitude \"1e999\" is not a finite number"),
             ("lat,lng,weight\n1,2,-3\n", "points.csv:2: weight \"-3\" is negative; weights are finite numbers ≥ 0"),
             ("lat,lng,weight\n1,2,inf\n", "points.csv:2: weight \"inf\" is not a number"),
-            ("lat,lng,weight\n1,2,1e300\n", "points.csv:2: weight \"1e300\" is too large (at most 3.4028235e+38)"),
+            (
+                "lat,lng,weight\n1,2,1e300\n",
+                "points.csv:2: weight \"1e300\" is too large (at most 3.4028234663852886e+38)"
+            ),
             (
                 "lat,lng,weight\n1,2,\n",
                 "points.csv:2: weight is empty: give a number (0 draws nothing), or --skip-invalid to skip such rows"
