@@ -82,7 +82,7 @@ extension InfoCommand {
         }
         for value in output.normalization {
             text +=
-                "M(\(value.zoom)) = \(value.value) (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude, reach: value.reach))), scale \(scale))\n"
+                "M(\(value.zoom)) = \(value.value) (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude, reach: value.reach)), scale \(scale))\n"
         }
         print(text, terminator: "")
     }
