@@ -122,9 +122,12 @@ import Testing
             (["--zoom", "0-3", "--output", "x.mbtiles", "--force", "--resume"], 64, "exclude each other"),
             (
                 ["--zoom", "0-3", "--output", "/nonexistent-folder/x.mbtiles"], 1,
-                "/nonexistent-folder/x.mbtiles: cannot open"
+                "/nonexistent-folder/x.mbtiles: cannot create: the folder /nonexistent-folder does not exist"
             ),
-            (["--zoom", "0-3", "--output", "/nonexistent-folder/x.pmtiles"], 1, "No such file or directory"),
+            (
+                ["--zoom", "0-3", "--output", "/nonexistent-folder/x.pmtiles"], 1,
+                "/nonexistent-folder/x.pmtiles: cannot create: the folder /nonexistent-folder does not exist"
+            ),
             (
                 ["--zoom", "0-3", "--output", "/proc/heatmap-tiles/"], 1,
                 "/proc/heatmap-tiles: cannot create the folder"
