@@ -31,13 +31,15 @@ def main(paths):
         line = f"| {tile['tile']} | {tile['kind']} |"
         for r in reports:
             t = r["tiles"][i]
+            # The sparse tile is chosen from each report's data: name it where it differs.
+            other = f"{t['tile']}: " if t["tile"] != tile["tile"] else ""
             ours, gis = t["databaseMilliseconds"], t.get("postgisMilliseconds")
             ours_min = t.get("databaseMinimumMilliseconds", ours)
             if gis is None:
-                line += f" {ours:.2f} ({ours_min:.2f}) | - | - |"
+                line += f" {other}{ours:.2f} ({ours_min:.2f}) | - | - |"
                 continue
             line += (
-                f" {ours:.2f} ({ours_min:.2f}) | {gis:.2f} ({t['postgisMinimumMilliseconds']:.2f}) |"
+                f" {other}{ours:.2f} ({ours_min:.2f}) | {gis:.2f} ({t['postgisMinimumMilliseconds']:.2f}) |"
                 f" {t['postgisOverDatabase']:.2f} ({t['postgisOverDatabaseMinimum']:.2f},"
                 f" {t['postgisOverDatabasePaired']:.2f}) |"
             )
