@@ -20,6 +20,8 @@ struct BenchmarkOptions {
     var postgresNormalizationZooms = [3, 6]
     /// Rows of the table `heatmap serve --postgres` is measured over (0: not measured).
     var postgresServeRows = 0
+    /// Rows of the table the `postgres-maximum` section finds M(z) over (0: not measured).
+    var postgresMaximumRows = 0
     /// The shards of the `postgres-sharded` section (`--shard URL`, repeated).
     var shardURLs: [String] = []
     /// The parts of the report to measure; all of them by default.
@@ -29,6 +31,7 @@ struct BenchmarkOptions {
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
         "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "live-serve", "uncached",
+        "postgres-maximum",
     ]
 
     init() {}
@@ -59,6 +62,7 @@ struct BenchmarkOptions {
             case "--postgres": postgresURL = try value()
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
+            case "--postgres-maximum-rows": postgresMaximumRows = max(0, try list(try value())[0])
             case "--shard": shardURLs.append(try value())
             case "--uncached-tiles":
                 uncachedTiles = try value().split(separator: ",").map(String.init)

@@ -9,6 +9,8 @@ final class SourceHooks: Sendable {
     /// Called after each statement of a snapshot (tests commit writes from another
     /// connection there, to check that the snapshot does not see them).
     let afterStatement = Mutex<(@Sendable () -> Void)?>(nil)
+    /// Where the versions' M(z) values lie.
+    let places = MaximumPlaces()
 }
 
 /// One connection, used by one thread at a time.
@@ -87,8 +89,19 @@ extension PostgresSource {
     /// region by region at fine zooms (see ``regionalMaximum(space:kernel:on:)``), else by the
     /// branch and bound from the root over the table's pixel weights.
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
+        try maximumIntensity(space: space, kernel: kernel, search: .kernel)
+    }
+
+    /// M(z) as ``maximumIntensity(space:kernel:)`` finds it, by the regional search `search`
+    /// (the benchmark compares them; the answer is the same).
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch)
+        throws(PostgresError) -> Float
+    {
         try inSnapshot { (connection) throws(PostgresError) in
-            if let regional = try regionalMaximum(space: space, kernel: kernel, on: connection) { return regional }
+            if let regional = try regionalMaximum(space: space, kernel: kernel, search: search, on: connection) {
+                remember(regional, space: space, kernel: kernel)
+                return regional.value
+            }
             return try SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
                 .maximumIntensity(space: space, kernel: kernel)
         }
