@@ -41,8 +41,8 @@ import Testing
         guard let cluster = try TestCluster.require() else { return }
         var points = PrunedMaximumTests.points(seed: 9)
         // The maximum at every zoom below: a heavy pair, alone.
-        points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30, longitude: 60), intensity: 300))
-        points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30.0001, longitude: 60.0001), intensity: 300))
+        points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30, longitude: 60), intensity: 5000))
+        points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30.0001, longitude: 60.0001), intensity: 5000))
         _ = try PostgresImport.run(
             points: points, into: "kernel_removals", connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "kernel_removals"))
@@ -78,7 +78,7 @@ import Testing
         try step(
             "DELETE FROM kernel_removals WHERE \(newYork) 40.7 AND 40.705", searches: 0, "another, after the first")
         try step(
-            "DELETE FROM kernel_removals WHERE weight = 300 AND lat > -30.00005", searches: slots.count,
+            "DELETE FROM kernel_removals WHERE weight = 5000 AND lat > -30.00005", searches: slots.count,
             "a delete at the maximum")
         try step(
             "DELETE FROM kernel_removals WHERE \(newYork) 40.705 AND 40.71", searches: 0, "far again, after a search")
