@@ -25,6 +25,8 @@ struct BenchmarkOptions {
     var postgresServeRows = 0
     /// Whether the `postgres` section keeps the tables an earlier run left with the same points.
     var postgresReuse = false
+    /// Rows of the table the `postgres-maximum` section finds M(z) over (0: not measured).
+    var postgresMaximumRows = 0
     /// The shards of the `postgres-sharded` section (`--shard URL`, repeated).
     var shardURLs: [String] = []
     /// The parts of the report to measure; all of them by default.
@@ -34,6 +36,7 @@ struct BenchmarkOptions {
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
         "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "live-serve", "uncached",
+        "postgres-maximum",
     ]
 
     init() {}
@@ -64,6 +67,7 @@ struct BenchmarkOptions {
             case "--postgres": postgresURL = try value()
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
+            case "--postgres-maximum-rows": postgresMaximumRows = max(0, try list(try value())[0])
             case "--shard": shardURLs.append(try value())
             case "--postgres-reuse": postgresReuse = true
             case "--uncached-tiles":

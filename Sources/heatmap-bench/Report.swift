@@ -72,5 +72,6 @@ struct Report: Codable {
     var liveServe: LiveServeMeasurement?
     var postgresSharded: ShardedMeasurement?
     var postgresRender: [PostgresRenderMeasurement] = []
+    var postgresMaximum: [PostgresMaximumMeasurement] = []
     var uncached: UncachedMeasurement?
 }

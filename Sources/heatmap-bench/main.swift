@@ -13,7 +13,8 @@ let usage = """
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         stacked, normalization, throughput, encoders, render, postgres,
-                        postgres-sharded, postgres-render, mean, percentile, live, live-serve, uncached
+                        postgres-sharded, postgres-render, mean, percentile, live, live-serve, uncached,
+                        postgres-maximum
                         (the index is always built)
       --uncached-tiles  for uncached: tiles Z/X/Y[@2x], comma-separated (default: the dense and
                         sparse tiles of zoom 16 and the dense one of zoom 10 at 512 px, and 0/0/0@2x)
@@ -32,6 +33,9 @@ let usage = """
       --postgres-serve-rows N  also import N rows (20000000 for README's figure) into heatmap_bench_serve
                         (kept for later runs), serve it with the heatmap built beside heatmap-bench,
                         ask for the tiles and read the server's resident memory (default 0: not done)
+      --postgres-maximum-rows N  for postgres-maximum: the rows of heatmap_bench_serve (imported
+                        when it holds another count; 20000000 for README's figure), whose M(z) at each of
+                        --postgres-zooms is found by the kernel-bounded search and the one before
       --shard URL       for postgres-sharded (repeat): the same rows imported over these shards with
                         --postgres as coordinator, against --postgres alone (bench/postgres_sharded.sh)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
@@ -361,6 +365,17 @@ if options.sections.contains("postgres-render") {
         report.postgresRender = try PostgresRenderBenchmark.run(url: url, data: mainData, index: mainIndex, log: log)
     } else {
         log("postgres-render: skipped (no --postgres URL)")
+    }
+}
+
+// M(z) of a large table, the kernel-bounded search against the one before (PostgresMaximumBenchmark.swift).
+if options.sections.contains("postgres-maximum") && options.postgresMaximumRows > 0 {
+    if let url = options.postgresURL {
+        report.postgresMaximum = try PostgresMaximumBenchmark.run(
+            url: url, table: "heatmap_bench_serve", rows: options.postgresMaximumRows, seed: options.seed,
+            zooms: options.postgresNormalizationZooms, log: log)
+    } else {
+        log("postgres-maximum: skipped (no --postgres URL)")
     }
 }
 

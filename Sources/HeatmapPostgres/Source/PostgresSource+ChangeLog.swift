@@ -49,8 +49,12 @@ extension PostgresSource {
     /// - after additions only, M(z) = max(old M(z), the largest intensity now over the area
     ///   the changes reach, each changed cell grown by the kernel's reach): pixels outside it
     ///   kept their intensity, those in it only grew;
-    /// - after removals (a `DELETE`, or an `UPDATE`'s old rows), the old maximum's pixel may
-    ///   have lost weight, so M(z) is searched again in full, on the new version;
+    /// - after removals (a `DELETE`, or an `UPDATE`'s old rows) whose reach misses the place
+    ///   the old M(z) was found in (see ``MaximumPlaces``), the same: the pixel of the old
+    ///   maximum kept its intensity, every other one outside the reached area too, and those
+    ///   in it are read again; when the reach meets that place (or it is not known), the old
+    ///   maximum's pixel may have lost weight, so M(z) is searched again in full, on the new
+    ///   version;
     /// - a value that cannot be found (the reached area above ``reachedPixelBudget``, a failed
     ///   statement) is left out and computed again when a tile asks.
     /// A server drops the cached tiles the changes reach and every tile of a zoom whose M(z)
@@ -66,22 +70,40 @@ extension PostgresSource {
         for (key, value) in knownMaxima {
             guard let space = try? PixelSpace(zoom: key.zoom, scale: key.scale) else { continue }
             let kernel = GaussianKernel(radius: key.reach)
-            if !changes.removed.isEmpty {
-                if let found = try? free.maximumIntensity(space: space, kernel: kernel) { maxima[key] = found }
+            let place = hooks.places.place(of: value, count: old, slot: key)
+            if !changes.removed.isEmpty,
+                place.map({
+                    TableChanges(added: [], removed: changes.removed).reaches($0, space: space, reach: key.reach)
+                }) ?? true
+            {
+                hooks.places.fullSearches.add(1, ordering: .relaxed)
+                if let found = try? free.maximumWithPlace(space: space, kernel: kernel) {
+                    maxima[key] = found.value
+                    if let foundPlace = found.place {
+                        hooks.places.record(found.value, place: foundPlace, count: new, slot: key)
+                    }
+                }
                 continue
             }
             let rects = changes.reachedRects(space: space, reach: key.reach)
             guard rects.reduce(0, { $0 + $1.width * $1.height }) <= Self.reachedPixelBudget else { continue }
             var best = value
+            var bestPlace = place
             var failed = false
             for rect in rects {
                 guard let grid = try? free.intensity(in: rect, space: space, kernel: kernel) else {
                     failed = true
                     break
                 }
-                best = max(best, grid.maximum)
+                if grid.maximum > best {
+                    best = grid.maximum
+                    bestPlace = rect
+                }
             }
-            if !failed { maxima[key] = best }
+            if !failed {
+                maxima[key] = best
+                if let bestPlace { hooks.places.record(best, place: bestPlace, count: new, slot: key) }
+            }
         }
         let reached = ReachedTiles(changes)
         return PartialUpdate(maxima: maxima) { space, reach, x, y in

@@ -4,6 +4,14 @@ extension PostgresSource {
     /// The zooms from which M(z) is found region by region rather than from the root.
     static var regionZooms: ClosedRange<Int> { 5...22 }
 
+    /// How M(z) is searched at the regional zooms (the benchmark compares them).
+    public enum MaximumSearch: Sendable {
+        /// From cells bounded by the kernel's shape (`PostgresSource+KernelMaximum.swift`).
+        case kernel
+        /// From cells bounded by their weight alone (`PostgresSource+PrunedMaximum.swift`).
+        case pruned
+    }
+
     /// M(z), exact, in bounded memory and few statements at fine zooms: the regions around
     /// the cells heavy enough to hold a brighter pixel than the best found so far (see
     /// `PostgresSource+PrunedMaximum.swift`); for each, one statement returns the weight of
@@ -15,14 +23,17 @@ extension PostgresSource {
     /// tables (whose regions would be summed on the coordinator), search from the root (over
     /// the summaries where they hold): `nil` here. Every statement runs on `connection`,
     /// inside the caller's snapshot.
-    func regionalMaximum(space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection)
-        throws(PostgresError) -> Float?
-    {
+    func regionalMaximum(
+        space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch = .kernel, on connection: PostgresConnection
+    ) throws(PostgresError) -> (value: Float, place: PixelRect?)? {
         // Without an index on the key, every region's statement would read the whole table.
         guard Self.regionZooms.contains(space.zoom), layout.keyIndexed, layout.partitionShift == nil else {
             return nil
         }
-        return try prunedMaximum(space: space, kernel: kernel, on: connection)
+        switch search {
+        case .kernel: return try kernelMaximum(space: space, kernel: kernel, on: connection)
+        case .pruned: return try prunedMaximum(space: space, kernel: kernel, on: connection).map { ($0, nil) }
+        }
     }
 
     /// The largest intensity the stand-in of one region (cell `cx`, `cy` of `level` units)
@@ -41,11 +52,25 @@ extension PostgresSource {
         kernel: GaussianKernel, on connection: PostgresConnection
     ) throws(PostgresError) -> Float {
         let level = UInt64(cells.level)
-        let world = space.worldSize
         let first = space.pixel(ofUnit: cells.columns.lowerBound << level)
         let last = space.pixel(ofUnit: ((cells.columns.upperBound + 1) << level) - 1)
         let top = space.pixel(ofUnit: cells.rows.lowerBound << level)
         let bottom = space.pixel(ofUnit: ((cells.rows.upperBound + 1) << level) - 1)
+        return try regionMaximum(
+            columns: first...last, rows: top...bottom, space: space, kernel: kernel, on: connection)
+    }
+
+    /// The largest intensity the stand-in of the pixels `columns` × `rows` finds (columns may
+    /// run past the world's edges by less than a world, rows inside it): exact for those
+    /// pixels, a lower bound elsewhere.
+    func regionMaximum(
+        columns pixelColumns: ClosedRange<Int>, rows pixelRows: ClosedRange<Int>, space: PixelSpace,
+        kernel: GaussianKernel, on connection: PostgresConnection
+    ) throws(PostgresError) -> Float {
+        let world = space.worldSize
+        let (first, last, top, bottom) = (
+            pixelColumns.lowerBound, pixelColumns.upperBound, pixelRows.lowerBound, pixelRows.upperBound
+        )
         let rows = max(0, top - kernel.radius)..<min(world, bottom + 1 + kernel.radius)
         var builder = PointIndex.Builder()
         // The padded columns, split where they cross the antimeridian.

@@ -11,6 +11,8 @@ final class SourceHooks: Sendable {
     let afterStatement = Mutex<(@Sendable () -> Void)?>(nil)
     /// The texts of tiles' statements and the summaries' finest level (see ``TileStatements``).
     let tileStatements = TileStatements()
+    /// Where the versions' M(z) values lie.
+    let places = MaximumPlaces()
 }
 
 /// One connection, used by one thread at a time.
@@ -97,8 +99,19 @@ extension PostgresSource {
     /// region by region at fine zooms (see ``regionalMaximum(space:kernel:on:)``), else by the
     /// branch and bound from the root over the table's pixel weights.
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
+        try maximumIntensity(space: space, kernel: kernel, search: .kernel)
+    }
+
+    /// M(z) as ``maximumIntensity(space:kernel:)`` finds it, by the regional search `search`
+    /// (the benchmark compares them; the answer is the same).
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch)
+        throws(PostgresError) -> Float
+    {
         try inSnapshot { (connection) throws(PostgresError) in
-            if let regional = try regionalMaximum(space: space, kernel: kernel, on: connection) { return regional }
+            if let regional = try regionalMaximum(space: space, kernel: kernel, search: search, on: connection) {
+                remember(regional, space: space, kernel: kernel)
+                return regional.value
+            }
             return try SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
                 .maximumIntensity(space: space, kernel: kernel)
         }

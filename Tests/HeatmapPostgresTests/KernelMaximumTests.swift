@@ -1,0 +1,86 @@
+import Foundation
+import HeatmapKit
+import Testing
+
+@testable import HeatmapPostgres
+
+/// M(z) by the kernel-bounded search equals memory's and the weight-bounded search's, and a
+/// removal far from the maximum keeps M(z) without a search.
+@Suite(.serialized) struct KernelMaximumTests {
+    @Test(
+        "kernel-bounded M(z) equals memory's and the pruned search's: clustered, antimeridian, several zooms and radii",
+        arguments: [4, 5])
+    func sameAsMemoryAndPruned(seed: UInt64) throws {
+        guard let cluster = try TestCluster.require() else { return }
+        let points = PrunedMaximumTests.points(seed: seed)
+        let table = "kernel_\(seed)"
+        _ = try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)
+        let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
+        let filtered = try PostgresSource(
+            connection: cluster.conninfo, table: PostgresTable(name: table, filter: "weight >= 0"))
+        let index = try PointIndex(points: points)
+        for (zoom, scale, radius) in [(6, 1, 10), (9, 2, 20), (12, 1, 50), (13, 3, 15), (16, 1, 20), (19, 2, 30)] {
+            let space = try PixelSpace(zoom: zoom, scale: scale)
+            let kernel = GaussianKernel(radius: radius * scale)
+            let memory = index.maximumIntensity(space: space, kernel: kernel)
+            let bounded = try source.maximumIntensity(space: space, kernel: kernel, search: .kernel)
+            let pruned = try source.maximumIntensity(space: space, kernel: kernel, search: .pruned)
+            // Without summaries (a filter), every level comes from the rows.
+            let rows = try filtered.maximumIntensity(space: space, kernel: kernel, search: .kernel)
+            #expect(memory > 0)
+            for (name, value) in [("kernel", bounded), ("pruned", pruned), ("kernel over the rows", rows)] {
+                #expect(
+                    abs(memory - value) <= 1e-6 * memory,
+                    "seed \(seed), M(\(zoom)) scale \(scale) radius \(radius): \(memory) in memory, \(value) \(name)")
+            }
+        }
+    }
+
+    @Test("a DELETE far from the maximum keeps M(z) with no search; one at the maximum searches again, both exact")
+    func removals() throws {
+        guard let cluster = try TestCluster.require() else { return }
+        var points = PrunedMaximumTests.points(seed: 9)
+        // The maximum at every zoom below: a heavy pair, alone.
+        points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30, longitude: 60), intensity: 5000))
+        points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30.0001, longitude: 60.0001), intensity: 5000))
+        _ = try PostgresImport.run(
+            points: points, into: "kernel_removals", connection: cluster.conninfo, mode: .replace)
+        let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "kernel_removals"))
+        let connection = try PostgresConnection(cluster.conninfo)
+        let slots = [(7, 1), (11, 2), (15, 1)].map { MaximumSlotKey(zoom: $0.0, scale: $0.1, reach: 20 * $0.1) }
+        var count = try #require(try source.changeCount())
+        var known: [MaximumSlotKey: Float] = [:]
+        for slot in slots {
+            let space = try PixelSpace(zoom: slot.zoom, scale: slot.scale)
+            known[slot] = try source.pinned(toChangeCount: count).maximumIntensity(
+                space: space, kernel: GaussianKernel(radius: slot.reach))
+        }
+        func step(_ sql: String, searches expected: Int, _ name: String) throws {
+            let before = source.hooks.places.fullSearches.load(ordering: .relaxed)
+            try connection.execute(sql)
+            let next = try #require(try source.changeCount())
+            let update = try #require(
+                source.pinned(toChangeCount: next).partialUpdate(after: count, knownMaxima: known))
+            let memory = HeatmapTileLayer(
+                index: try PointIndex(points: try LiveSummaryTests.rows(of: "kernel_removals", on: connection)))
+            for slot in slots {
+                let value = try #require(update.maxima[slot], "\(name): M(\(slot.zoom)) kept")
+                let fresh = try memory.normalizationDetails(zoom: slot.zoom, scale: slot.scale).value
+                #expect(abs(Double(value) - fresh) <= 1e-6 * fresh, "\(name): M(\(slot.zoom)) \(value) vs \(fresh)")
+            }
+            #expect(source.hooks.places.fullSearches.load(ordering: .relaxed) - before == expected, "\(name)")
+            known = update.maxima
+            count = next
+        }
+        // Small areas (of New York's cluster), so that the reached area stays within the budget.
+        let newYork = "lng BETWEEN -74.01 AND -73.99 AND lat BETWEEN"
+        try step("DELETE FROM kernel_removals WHERE \(newYork) 40.69 AND 40.7", searches: 0, "a delete far away")
+        try step(
+            "DELETE FROM kernel_removals WHERE \(newYork) 40.7 AND 40.705", searches: 0, "another, after the first")
+        try step(
+            "DELETE FROM kernel_removals WHERE weight = 5000 AND lat > -30.00005", searches: slots.count,
+            "a delete at the maximum")
+        try step(
+            "DELETE FROM kernel_removals WHERE \(newYork) 40.705 AND 40.71", searches: 0, "far again, after a search")
+    }
+}
