@@ -190,11 +190,19 @@ public struct ServeConfiguration: Decodable, Sendable {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw OverrideError("\(path): cannot be read")
         }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
+            throw OverrideError("\(path): not valid JSON (\(detail ?? "\(error)"))")
+        }
+        try checkKeys(of: object, path: path)
         var configuration: ServeConfiguration
         do {
             configuration = try JSONDecoder().decode(ServeConfiguration.self, from: data)
         } catch {
-            throw OverrideError("\(path): not a valid configuration (\(error))")
+            throw OverrideError("\(path): \(describe(error))")
         }
         let folder = (path as NSString).deletingLastPathComponent
         for i in configuration.layers?.indices ?? (0..<0) {
