@@ -5,11 +5,18 @@ extension JSONRecordInterpreter {
         guard tape.nodes[node].kind == .object else {
             return try reject(node, label, "expected a GeoJSON Feature, found \(tape.describe(node))", &collector)
         }
+        let roles: [(what: String?, names: [JSONKey])] = [(nil, JSONKey.geometry), (nil, JSONKey.properties)]
+        guard try !rejectsDuplicate(in: node, roles: roles, label: label, into: &collector) else { return }
         guard let shape = tape.member(of: node, named: JSONKey.geometry), tape.nodes[shape.index].kind == .object
         else { return try reject(node, label, "the feature has no geometry (or a null one)", &collector) }
         var weight: (value: Double, node: Int) = (1, node)
         let properties = tape.member(of: node, named: JSONKey.properties).map(\.index).flatMap {
             tape.nodes[$0].kind == .object ? $0 : nil
+        }
+        if let properties {
+            guard try !rejectsDuplicate(in: properties, roles: fieldRoles, label: label, into: &collector) else {
+                return
+            }
         }
         guard try readValue(in: properties, record: node, label: label, into: &collector) else { return }
         if let properties = tape.member(of: node, named: JSONKey.properties),
@@ -32,6 +39,10 @@ extension JSONRecordInterpreter {
         _ node: Int, weight: (value: Double, node: Int), label: RecordLabel?,
         into collector: inout PointCollector
     ) throws(PointFileError) {
+        let roles: [(what: String?, names: [JSONKey])] = [
+            (nil, JSONKey.type), (nil, JSONKey.coordinates), (nil, JSONKey.geometries),
+        ]
+        guard try !rejectsDuplicate(in: node, roles: roles, label: label, into: &collector) else { return }
         let type = tape.member(of: node, named: JSONKey.type).flatMap { tape.string($0.index) }
         if type == "GeometryCollection" {
             guard let members = tape.member(of: node, named: JSONKey.geometries),

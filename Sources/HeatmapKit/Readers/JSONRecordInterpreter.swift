@@ -25,6 +25,10 @@ struct JSONRecordInterpreter {
                 "expected an object with \"lat\" and \"lng\" or a GeoJSON Feature, found "
                     + tape.describe(node), &collector)
         }
+        let roles: [(what: String?, names: [JSONKey])] = [
+            ("latitude", latitudeNames), ("longitude", longitudeNames), (nil, JSONKey.type), (nil, JSONKey.features),
+        ]
+        guard try !rejectsDuplicate(in: node, roles: roles, label: label, into: &collector) else { return }
         if tape.member(of: node, named: latitudeNames) != nil || tape.member(of: node, named: longitudeNames) != nil {
             return try plain(node, label: label, into: &collector)
         }
@@ -73,6 +77,7 @@ struct JSONRecordInterpreter {
     }
 
     func plain(_ node: Int, label: RecordLabel?, into collector: inout PointCollector) throws(PointFileError) {
+        guard try !rejectsDuplicate(in: node, roles: fieldRoles, label: label, into: &collector) else { return }
         guard
             let latitudeField = try number(
                 in: node, names: latitudeNames, what: "latitude", label: label, into: &collector),

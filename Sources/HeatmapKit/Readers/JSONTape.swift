@@ -71,7 +71,7 @@ struct JSONTape {
         return nil
     }
 
-    private func keyEquals(_ key: Range<Int>, _ folded: [UInt8]) -> Bool {
+    func keyEquals(_ key: Range<Int>, _ folded: [UInt8]) -> Bool {
         guard key.count == folded.count else { return false }
         var i = key.lowerBound
         for wanted in folded {

@@ -80,7 +80,7 @@ public struct TileOverrides: Sendable, Hashable {
                         throw OverrideError(
                             "max-percentile \"\(value)\" is not a number above 0 and at most 100, or auto")
                     }
-                    maximumPercentile = .some(p)
+                    maximumPercentile = .some(Self.roundedPercentile(p))
                 }
             case "max":
                 if value == "auto" {

@@ -17,8 +17,14 @@ extension TileService {
         }
         let settings = query.overrides.applied(to: layer.settings)
         let base = baseURL(request)
+        // A percentile not known yet: one of the bounded searches (see PercentileAdmission).
+        let search = percentileSearch(layer: layer, zoom: query.zoom, scale: query.scale, settings: settings)
+        if let search, let reason = percentileSearches.admit(search) {
+            return finish(percentileRefusal(reason), route: route)
+        }
         return .deferred { [self] completion in
             renderQueue.async { [self] in
+                defer { if let search { percentileSearches.release(search) } }
                 let response: HTTPResponse
                 do throws(HeatmapError) {
                     let legend = try layer.layer.legend(

@@ -29,6 +29,12 @@ extension TileService {
         }
         return cachedOrShared(request, key: key, route: route, sharedAs: shared, accepting: current) {
             [self] done in
+            // A percentile not known yet: a bounded search, waited for off the render pool.
+            if settings.maximumPercentile != nil,
+                layer.layer.needsPercentileSearch(zoom: zoom, scale: scale, settings: settings)
+            {
+                return searchThenRender(layer: layer, key: key, done: done)
+            }
             let work: @Sendable () -> Void = { [self] in done(render(layer: layer, key: key)) }
             if layer.current.data.source == nil { renderPool.async(work) } else { renderQueue.async(execute: work) }
         }
@@ -86,7 +92,7 @@ extension TileService {
     }
 
     /// Draws a tile (or takes it from the cache, if a render finished since the lookup).
-    private func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
+    func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
         // The generation first: a tile cached or drawn after it is at least as new.
         let generation = layer.cacheStamp.generation
         if let cached = cache[key], layer.stands(cached, key: key, at: generation, waiting: true, in: cache) {

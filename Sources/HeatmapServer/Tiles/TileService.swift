@@ -33,6 +33,8 @@ public final class TileService: HTTPResponder {
     let renderQueue = DispatchQueue.global(qos: .userInitiated)
     /// Renders of in-memory layers: CPU work on a thread per core.
     let renderPool = RenderPool(threads: ProcessInfo.processInfo.activeProcessorCount)
+    /// The percentile searches `max-percentile=` starts, bounded.
+    let percentileSearches = PercentileAdmission()
 
     /// Creates the responder.
     ///
