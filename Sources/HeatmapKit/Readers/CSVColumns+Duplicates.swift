@@ -1,5 +1,4 @@
-/// A header that names one column twice, or a row with more fields than the header: an error,
-/// not a silent choice of the first or a silent drop of the rest.
+/// A header that names one column twice: an error, not a silent choice of the first.
 extension CSVColumns {
     /// Why the header is ambiguous: two columns that both name the latitude, longitude,
     /// weight or value (by the usual names, or by the name given with a flag), or `nil`.
@@ -32,26 +31,5 @@ extension CSVColumns {
                 "columns \(shown(matches[0])) and \(shown(matches[1])) are both the \(role.what); \(hint)")
         }
         return nil
-    }
-}
-
-extension CSVPointParser {
-    /// Why a row has more fields than the header has columns, or `nil`. One empty field after
-    /// them (a trailing delimiter) is not counted. Called after ``split(_:limit:)`` with room
-    /// for two extra fields; the rest of the record is split only for the message's count
-    /// (each byte is still examined once).
-    mutating func extraFieldsProblem(_ record: Range<Int>) -> String? {
-        let columnCount = columns.names.count
-        guard fields.count > columnCount, let last = fields.last else { return nil }
-        if fields.count == columnCount + 1, last.isEmpty { return nil }
-        // After the last field split: its closing quote, if quoted, then a delimiter or the end.
-        var next = last.upperBound
-        if next < record.upperBound && input.storage[next] == 34 { next += 1 }
-        guard next < record.upperBound else {
-            return "has \(fields.count) fields, but the header has \(columnCount) columns"
-        }
-        let counted = fields.count
-        _ = split(next + 1..<record.upperBound, limit: Int.max)
-        return "has \(counted + fields.count) fields, but the header has \(columnCount) columns"
     }
 }

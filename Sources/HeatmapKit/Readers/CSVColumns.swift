@@ -104,11 +104,9 @@ extension CSVPointParser {
     mutating func readRow(_ record: Range<Int>, line: Int, into collector: inout PointCollector)
         throws(PointFileError)
     {
-        // One field past the header's columns, to tell a trailing delimiter from more fields.
-        if let problem = split(record, limit: max(columns.needed, columns.names.count + 2)) {
+        if let problem = split(record, limit: columns.needed) {
             return try collector.reject(line: line, problem)
         }
-        if let problem = extraFieldsProblem(record) { return try collector.reject(line: line, problem) }
         guard fields.count >= columns.needed else {
             let missing = [
                 (columns.latitude, "latitude"), (columns.longitude, "longitude"), (columns.weight ?? -1, "weight"),

@@ -4,8 +4,7 @@ import Foundation
 /// newlines inside quoted fields), streaming record by record.
 ///
 /// Lines are physical lines (a quoted newline starts a new one); a record is named by the
-/// line it starts on. Blank lines are ignored. A row may not have more fields than
-/// the header has columns (one empty field after them, from a trailing delimiter, aside).
+/// line it starts on. Blank lines are ignored. Fields beyond the needed columns are not parsed.
 struct CSVPointParser {
     let input: ByteInput
     let options: PointReadOptions
