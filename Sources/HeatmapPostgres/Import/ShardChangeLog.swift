@@ -26,11 +26,7 @@ enum ShardChangeLog {
             the_seen bigint;
             the_newest bigint;
         BEGIN
-            SELECT version INTO the_version FROM heatmap_versions WHERE table_name = the_name;
-            IF the_version IS NULL THEN RETURN NULL; END IF;
-            IF TG_OP = 'TRUNCATE' THEN
-                INSERT INTO heatmap_changes VALUES (the_name, the_version, true, 32, NULL, NULL);
-            END IF;
+            \(ChangeLog.functionStart)
             FOREACH the_log IN ARRAY TG_ARGV LOOP
                 SELECT seen INTO the_seen FROM heatmap_shard_logs WHERE table_name = the_name AND log = the_log
                 FOR UPDATE;
@@ -44,11 +40,7 @@ enum ShardChangeLog {
                 INSERT INTO heatmap_shard_logs AS s VALUES (the_name, the_log, the_newest)
                 ON CONFLICT (table_name, log) DO UPDATE SET seen = greatest(s.seen, excluded.seen);
             END LOOP;
-            IF the_version % 64 = 0 THEN
-                DELETE FROM heatmap_changes WHERE table_name = the_name AND version <= the_version - 1024;
-                UPDATE heatmap_change_logs SET complete_after = greatest(complete_after, the_version - 1024)
-                WHERE table_name = the_name;
-            END IF;
+            \(ChangeLog.functionPrune)
             RETURN NULL;
         END $heatmap$
         """

@@ -26,6 +26,27 @@ enum ChangeLog {
     /// The level logged for the whole world (a `TRUNCATE`).
     static let wholeWorld = 32
 
+    /// The start of a log trigger function's body (this one and ``ShardChangeLog``'s): the
+    /// table's change count in `the_version` (nothing to log without one), and the whole world
+    /// logged for a `TRUNCATE`.
+    static let functionStart = """
+        SELECT version INTO the_version FROM heatmap_versions WHERE table_name = the_name;
+            IF the_version IS NULL THEN RETURN NULL; END IF;
+            IF TG_OP = 'TRUNCATE' THEN
+                INSERT INTO heatmap_changes VALUES (the_name, the_version, true, \(wholeWorld), NULL, NULL);
+            END IF;
+        """
+
+    /// The end of a log trigger function's body: every 64 counts, the log is pruned to the last
+    /// 1,024 and `heatmap_change_logs` says from which count on it is complete.
+    static let functionPrune = """
+        IF the_version % 64 = 0 THEN
+                DELETE FROM heatmap_changes WHERE table_name = the_name AND version <= the_version - 1024;
+                UPDATE heatmap_change_logs SET complete_after = greatest(complete_after, the_version - 1024)
+                WHERE table_name = the_name;
+            END IF;
+        """
+
     /// The trigger function, shared by every table.
     static let function = """
         CREATE OR REPLACE FUNCTION heatmap_log_change() RETURNS trigger LANGUAGE plpgsql AS $heatmap$
@@ -36,11 +57,7 @@ enum ChangeLog {
             the_level int;
             the_count bigint;
         BEGIN
-            SELECT version INTO the_version FROM heatmap_versions WHERE table_name = the_name;
-            IF the_version IS NULL THEN RETURN NULL; END IF;
-            IF TG_OP = 'TRUNCATE' THEN
-                INSERT INTO heatmap_changes VALUES (the_name, the_version, true, 32, NULL, NULL);
-            END IF;
+            \(functionStart)
             FOREACH the_side IN ARRAY CASE TG_OP WHEN 'INSERT' THEN ARRAY['new'] WHEN 'DELETE' THEN ARRAY['old']
                 WHEN 'UPDATE' THEN ARRAY['old', 'new'] ELSE ARRAY[]::text[] END LOOP
                 FOREACH the_level IN ARRAY ARRAY[12, 16, 20, 24, 28] LOOP
@@ -53,11 +70,7 @@ enum ChangeLog {
                     || 'FROM heatmap_%2$s_rows WHERE weight > 0 AND x IS NOT NULL AND y IS NOT NULL GROUP BY 5, 6',
                     the_level, the_side) USING the_name, the_version, the_side = 'old';
             END LOOP;
-            IF the_version % 64 = 0 THEN
-                DELETE FROM heatmap_changes WHERE table_name = the_name AND version <= the_version - 1024;
-                UPDATE heatmap_change_logs SET complete_after = greatest(complete_after, the_version - 1024)
-                WHERE table_name = the_name;
-            END IF;
+            \(functionPrune)
             RETURN NULL;
         END $heatmap$
         """
