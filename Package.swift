@@ -31,8 +31,11 @@ let package = Package(
                 "HeatmapKit", "HeatmapTiles", .target(name: "CEpoll", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The glue of a served table: HeatmapServer's layer following HeatmapPostgres's change count.
+        .target(name: "HeatmapPostgresServer", dependencies: ["HeatmapKit", "HeatmapPostgres", "HeatmapServer"]),
         .executableTarget(
-            name: "heatmap", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres"]),
+            name: "heatmap",
+            dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres", "HeatmapPostgresServer"]),
         .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]),
         // Helpers of the test targets only (running the built command, an HTTP upstream, ports).
         .target(name: "HeatmapTestSupport", dependencies: ["HeatmapKit"], path: "Tests/HeatmapTestSupport"),
@@ -51,7 +54,10 @@ let package = Package(
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapPostgresTests",
-            dependencies: ["HeatmapPostgres", "HeatmapKit", "HeatmapServer", "HeatmapTiles", "HeatmapTestSupport"],
+            dependencies: [
+                "HeatmapPostgres", "HeatmapKit", "HeatmapServer", "HeatmapPostgresServer", "HeatmapTiles",
+                "HeatmapTestSupport",
+            ],
             resources: [.copy("Fixtures")]),
     ],
     swiftLanguageModes: [.v6]

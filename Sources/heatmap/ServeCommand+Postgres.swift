@@ -1,17 +1,16 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapPostgresServer
 import HeatmapServer
-import Synchronization
 
 extension ServeCommand {
     /// The layer of `--postgres`: the table's rows and extent for TileJSON, tiles drawn from SQL,
-    /// and a watcher of the table's change count that swaps in a fresh version of the layer (its
-    /// cached tiles and M(z) values dropped) when the rows change.
+    /// followed as the rows change (see ``ServedTable``).
     static func tableLayer(
         _ postgres: (connection: ConnectionString, table: PostgresTable, name: String, settings: HeatmapSettings),
         statementTimeout: Double, valueColumn: String? = nil
-    ) throws -> (ServedLayer, PostgresChangeWatcher) {
+    ) throws -> ServedTable {
         let timeout: Duration? = statementTimeout > 0 ? .milliseconds(min(statementTimeout, 86_400) * 1000) : nil
         let source = try PostgresArguments.source(postgres.connection, postgres.table, statementTimeout: timeout)
         let summary: PostgresTableSummary
@@ -32,33 +31,23 @@ extension ServeCommand {
         }
         // Each version of the layer draws from the source pinned to its change count: a tile or
         // M(z) search that finds another count in its snapshot fails (503) and swaps in the new one.
-        // A table with the change log drops only the tiles (and M(z) values) its changes reach.
-        let served = Mutex(initial)
-        let watcher = PostgresChangeWatcher(source: source, initialCount: initial) { count in
-            let version = source.pinned(toChangeCount: count)
+        // A table with the change log drops only the tiles (and M(z) values) its changes reach;
+        // the mean's tiles depend on values a partial change does not follow: a whole swap.
+        let table = ServedTable(
+            layer: layer, source: source, initialCount: initial, followsPartialChanges: valueColumn == nil
+        ) { version in
             let fresh = try? version.summary()
             guard
                 let data = try? Self.tableData(
                     version, valueColumn: valueColumn, count: fresh?.rows ?? summary.rows,
                     bounds: fresh?.bounds ?? summary.bounds)
             else {
-                return StandardStreams.error(
-                    "heatmap: table \(postgres.table.name) changed, but its values cannot be read\n")
+                StandardStreams.error("heatmap: table \(postgres.table.name) changed, but its values cannot be read\n")
+                return nil
             }
-            let previous = served.withLock { previous in
-                defer { previous = count }
-                return previous
-            }
-            // The mean's tiles depend on values a partial change does not follow: a whole swap.
-            if valueColumn == nil, let previous,
-                let update = version.partialUpdate(after: previous, knownMaxima: layer.knownMaxima)
-            {
-                layer.replace(with: data, update: update)
-            } else {
-                layer.replace(with: data)
-            }
+            return data
         }
-        return (layer, watcher)
+        return table
     }
 
     /// A version of the table as a layer's data: the density, and with `--value COL` the

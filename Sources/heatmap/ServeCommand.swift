@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapPostgresServer
 import HeatmapServer
 import HeatmapTiles
 import Synchronization
@@ -223,7 +224,7 @@ struct ServeCommand {
 
     func run() throws(CommandError) {
         let stats = ServerStats()
-        var watchers: [PostgresChangeWatcher] = []
+        var tables: [ServedTable] = []
         let server: HTTPServer
         let service: TileService
         let accessLog = try openAccessLog()
@@ -240,10 +241,10 @@ struct ServeCommand {
                     try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
             }
             if let postgres {
-                let (layer, watcher) = try Self.tableLayer(
+                let table = try Self.tableLayer(
                     postgres, statementTimeout: statementTimeout, valueColumn: readOptions.valueColumn)
-                served.append(layer)
-                watchers.append(watcher)
+                served.append(table.layer)
+                tables.append(table)
             }
             service = try TileService(
                 layers: served, stored: stored, hosted: try hostedURLLayers(), stacks: stacks, options: options,
@@ -267,7 +268,7 @@ struct ServeCommand {
         StandardStreams.output("heatmap: serving \(names) on http://\(address):\(server.port)/\n")
         let sources = Self.handleSignals(
             server: server, service: service, options: readOptions, valueColumns: valueColumns, accessLog: accessLog)
-        for watcher in watchers { watcher.start() }
+        for table in tables { table.start() }
         let files = service.layers.map(\.source).filter { !$0.isEmpty }
         let watcher =
             watch
@@ -277,7 +278,7 @@ struct ServeCommand {
             } : nil
         server.waitUntilStopped()
         watcher?.stop()
-        for watcher in watchers { watcher.stop() }
+        for table in tables { table.stop() }
         for source in sources { source.cancel() }
         accessLog?.close()
         print("heatmap: stopped")

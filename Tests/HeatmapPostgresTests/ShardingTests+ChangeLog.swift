@@ -1,7 +1,7 @@
 import Foundation
 import HeatmapKit
+import HeatmapPostgresServer
 import HeatmapServer
-import Synchronization
 import Testing
 
 @testable import HeatmapPostgres
@@ -71,26 +71,12 @@ extension ShardingTests {
         let initial = try source.changeCount()
         let layer = try ServedLayer(
             name: "t", data: LayerData(source: source.pinned(toChangeCount: initial), count: 0, bounds: nil))
-        // The glue `heatmap serve --postgres` uses (ServeCommand+Postgres.swift).
-        let served = Mutex(initial)
-        let partials = Atomic(0)
-        let watcher = PostgresChangeWatcher(source: source, initialCount: initial, interval: .milliseconds(100)) {
-            count in
-            let version = source.pinned(toChangeCount: count)
-            let previous = served.withLock { previous in
-                defer { previous = count }
-                return previous
-            }
-            let data = LayerData(source: version, count: 0, bounds: nil)
-            if let previous, let update = version.partialUpdate(after: previous, knownMaxima: layer.knownMaxima) {
-                layer.replace(with: data, update: update)
-                partials.add(1, ordering: .relaxed)
-            } else {
-                layer.replace(with: data)
-            }
+        // The glue `heatmap serve --postgres` uses.
+        let table = ServedTable(layer: layer, source: source, initialCount: initial, interval: .milliseconds(100)) {
+            LayerData(source: $0, count: 0, bounds: nil)
         }
-        watcher.start()
-        defer { watcher.stop() }
+        table.start()
+        defer { table.stop() }
         let stats = ServerStats()
         let service = try TileService(layers: [layer], options: ServerOptions(), stats: stats)
         let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPLimits(), responder: service, stats: stats)
@@ -124,9 +110,9 @@ extension ShardingTests {
         func change(_ sql: String, kept: [String], redrawn: [String], _ step: String) async throws {
             var before: [String: String] = [:]
             for path in paths { before[path] = try await PartialChangeTests.tile(path, base: base).etag }
-            let swaps = partials.load(ordering: .relaxed)
+            let swaps = table.partialSwaps
             try connection.execute(sql)
-            #expect(LiveDataTests.eventually { partials.load(ordering: .relaxed) > swaps }, "\(step): a partial swap")
+            #expect(LiveDataTests.eventually { table.partialSwaps > swaps }, "\(step): a partial swap")
             for path in kept {
                 let hits = try await PartialChangeTests.counter("heatmap_tile_cache_hits_total", base: base)
                 #expect(try await PartialChangeTests.tile(path, base: base).etag == before[path], "\(step): \(path)")
