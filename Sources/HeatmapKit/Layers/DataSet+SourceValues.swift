@@ -7,6 +7,10 @@ struct SourceValues: Sendable {
     let shifted: ExternalSource
     let lowest: Double
     let highest: Double
+    /// Both channels from one state of the data, when the density's source is a
+    /// ``MeanWeightSource``; `nil` to read them one after the other.
+    var together:
+        (@Sendable (PixelRect, PixelSpace, GaussianKernel) throws(HeatmapError) -> (IntensityGrid, IntensityGrid?))?
 }
 
 extension DataSet {
@@ -30,8 +34,14 @@ extension DataSet {
         guard let sourceValues else {
             throw .invalidMean("the data have no values: read them with a value column (--value COL)")
         }
-        let density = try source().intensity(in: rect, space: space, kernel: kernel)
-        let numerator = density.isEmpty ? nil : try sourceValues.shifted.intensity(rect, space, kernel)
+        let density: IntensityGrid
+        let numerator: IntensityGrid?
+        if let together = sourceValues.together {
+            (density, numerator) = try together(rect, space, kernel)
+        } else {
+            density = try source().intensity(in: rect, space: space, kernel: kernel)
+            numerator = density.isEmpty ? nil : try sourceValues.shifted.intensity(rect, space, kernel)
+        }
         return MeanGrid(
             density: density, numerator: numerator, lowest: sourceValues.lowest, minimumDensity: minimumDensity)
     }
@@ -53,12 +63,27 @@ extension HeatmapTileLayer {
         replaceSource(with: source, shiftedValues: shiftedValues, values: values)
     }
 
+    /// Reads both of the mean's channels in one request when `source` is a ``MeanWeightSource``.
+    static func together(_ source: some WeightSource, _ shiftedValues: some WeightSource) -> (
+        @Sendable (PixelRect, PixelSpace, GaussianKernel) throws(HeatmapError) -> (IntensityGrid, IntensityGrid?)
+    )? {
+        guard let paired = source as? any MeanWeightSource else { return nil }
+        return { (rect, space, kernel) throws(HeatmapError) in
+            do {
+                return try paired.meanIntensities(in: rect, space: space, kernel: kernel, shiftedValues: shiftedValues)
+            } catch {
+                throw HeatmapError(sourceError: error)
+            }
+        }
+    }
+
     /// Replaces the source and its values, atomically, as ``replaceSource(with:)`` does.
     public func replaceSource(
         with source: some WeightSource, shiftedValues: some WeightSource, values: ClosedRange<Double>
     ) {
         let channel = SourceValues(
-            shifted: ExternalSource(shiftedValues), lowest: values.lowerBound, highest: values.upperBound)
+            shifted: ExternalSource(shiftedValues), lowest: values.lowerBound, highest: values.upperBound,
+            together: Self.together(source, shiftedValues))
         update { $0.data = DataSet(source: ExternalSource(source), sourceValues: channel) }
     }
 }

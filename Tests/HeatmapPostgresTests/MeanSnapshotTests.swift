@@ -1,0 +1,92 @@
+import Foundation
+import HeatmapKit
+import HeatmapPostgresServer
+import HeatmapServer
+import Synchronization
+import Testing
+
+@testable import HeatmapPostgres
+
+/// A mean tile's two channels come from one snapshot: a change committed between them
+/// neither fails the tile (503) nor shows in half of it.
+@Suite(.serialized) struct MeanSnapshotTests {
+    /// The Melbourne tile of ``MeanSourceTests``'s table, drawn as the mean of `price`.
+    static let path = "6/57/39.png?aggregate=mean&value-range=570,590"
+    /// Moves the prices of the rows in that tile between two states (`+5`, then `-5`).
+    static func flip(_ table: String, up: Bool) -> String {
+        "UPDATE \(table) SET price = price \(up ? "+" : "-") 5 WHERE lat < -37 AND lat > -38.5 AND lng > 144"
+    }
+
+    /// The mean tile's PNG from a fresh layer over the table as it is now.
+    static func expected(_ source: PostgresSource) throws -> [UInt8]? {
+        let channels = try source.meanChannels(valueColumn: "price")
+        var settings = HeatmapSettings()
+        settings.aggregate = .mean
+        settings.valueRange = 570...590
+        return try HeatmapTileLayer(
+            source: channels.density, shiftedValues: channels.shiftedValues, values: channels.values,
+            settings: settings, cacheBytes: 0
+        ).tileFor(x: 57, y: 39, zoom: 6).png
+    }
+
+    /// A version's layer data as `heatmap serve --postgres --value price` makes them.
+    static func data(_ version: PostgresSource) -> LayerData? {
+        guard let channels = try? version.meanChannels(valueColumn: "price") else { return nil }
+        var data = LayerData(source: channels.density, count: channels.rows, bounds: nil)
+        data.sourceValues = SourceMeanChannel(shiftedValues: channels.shiftedValues, values: channels.values)
+        return data
+    }
+
+    @Test("writes committed while mean tiles are drawn: every answer 200, each one state's tile, the one it began in")
+    func writesBetweenChannels() async throws {
+        guard let cluster = try TestCluster.require() else { return }
+        try MeanSourceTests.table("priced_live", imported: true, cluster: cluster)
+        let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "priced_live"))
+        let writer = try PostgresConnection(cluster.conninfo)
+        let before = try #require(try Self.expected(source))
+        try writer.execute(Self.flip("priced_live", up: true))
+        let after = try #require(try Self.expected(source))
+        try writer.execute(Self.flip("priced_live", up: false))
+        #expect(before != after, "the two states draw different tiles")
+        let initial = try source.changeCount()
+        let layer = try ServedLayer(
+            name: "priced", data: try #require(Self.data(source.pinned(toChangeCount: initial))))
+        let table = ServedTable(
+            layer: layer, source: source, initialCount: initial, interval: .milliseconds(100),
+            followsPartialChanges: false, data: Self.data)
+        table.start()
+        defer { table.stop() }
+        let stats = ServerStats()
+        let service = try TileService(layers: [layer], options: ServerOptions(), stats: stats)
+        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPLimits(), responder: service, stats: stats)
+        server.start()
+        defer { server.shutdown(grace: 2) }
+        // After the first statement of a tile (the density's), a write commits from another connection.
+        let armed = Mutex<Bool?>(nil)
+        source.hooks.afterStatement.withLock {
+            $0 = {
+                guard
+                    let up = armed.withLock({ state in
+                        defer { state = nil }
+                        return state
+                    })
+                else { return }
+                _ = try? writer.execute(Self.flip("priced_live", up: up))
+            }
+        }
+        defer { source.hooks.afterStatement.withLock { $0 = nil } }
+        for round in 0..<6 {
+            let up = round % 2 == 0
+            let swaps = table.wholeSwaps
+            armed.withLock { $0 = up }
+            let answer = try await ServedTableTests.get("http://127.0.0.1:\(server.port)/priced/\(Self.path)")
+            #expect(armed.withLock { $0 } == nil, "round \(round): the write committed during the tile")
+            #expect(answer.status == 200, "round \(round): \(String(decoding: answer.body, as: UTF8.self))")
+            #expect([before, after].contains(Array(answer.body)), "round \(round): one state's tile")
+            #expect(Array(answer.body) == (up ? before : after), "round \(round): the state it began in")
+            #expect(LiveDataTests.eventually { table.wholeSwaps > swaps }, "round \(round): the new state served")
+        }
+        let last = try await ServedTableTests.get("http://127.0.0.1:\(server.port)/priced/\(Self.path)")
+        #expect(last.status == 200 && Array(last.body) == before, "six flips: the first state again")
+    }
+}
