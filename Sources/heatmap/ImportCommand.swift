@@ -8,6 +8,7 @@ struct ImportCommand {
     static let usage = """
         usage: heatmap import DATA --postgres URL --table T [--append | --replace] [--shard URL ...]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+               heatmap import --postgres URL --table T --attach
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --postgres URL     a postgresql:// URL or key=value string ("" for libpq's PG* variables)
           --table T          the table to make: lat, lng and weight columns, the x, y and
@@ -15,6 +16,7 @@ struct ImportCommand {
           --append           add the rows to a table import made before
           --replace          drop the table and make it afresh (in one transaction with the load)
         \(shardUsage)
+        \(attachUsage)
         \(DataArguments.help)
         An existing table is refused without --append or --replace.
         """
@@ -25,17 +27,21 @@ struct ImportCommand {
     var mode: PostgresImport.Mode
     var options: PointReadOptions
     var shards: [String]
+    /// `--attach`: no DATA, the change log put on a table sharded by hand.
+    var attach = false
 
     init(_ arguments: [String]) throws(CommandError) {
         let split = try Self.shards(in: arguments)
         shards = split.shards
         let list = try ArgumentList(
             split.rest, valued: DataArguments.valued.union(["postgres", "table"]),
-            flags: DataArguments.flags.union(["append", "replace"]))
-        guard list.positionals.count == 1 else {
+            flags: DataArguments.flags.union(["append", "replace", "attach"]))
+        attach = list.flag("attach")
+        try Self.checkAttach(list, shards: shards)
+        guard list.positionals.count == 1 || attach else {
             throw .usage("import needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
-        dataPath = list.positionals[0]
+        dataPath = list.positionals.first ?? ""
         guard let url = list.text("postgres") else { throw .usage("import needs --postgres URL\n\(Self.usage)") }
         guard let table = list.text("table"), !table.isEmpty else { throw .usage("import needs --table T") }
         connection = ConnectionString(url)
@@ -53,6 +59,7 @@ struct ImportCommand {
     }
 
     func run() throws(CommandError) {
+        if attach { return try runAttach() }
         let summary: PostgresImport.Summary
         // Streaming: a chunk read, sent, then the next. Progress on a terminal only, a line
         // rewritten about once a second.

@@ -25,6 +25,8 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
     case changed(expected: Int64, found: Int64)
     /// A `--geometry` column that cannot give EPSG:4326 points; the reason says what it holds.
     case geometryUnusable(table: String, column: String, reason: String)
+    /// `import --attach` cannot give the table a change log; the reason says why and what to do.
+    case cannotAttach(table: String, reason: String)
 
     /// A sentence for the user.
     public var description: String {
@@ -49,6 +51,8 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
             return "the table changed (change \(found), the tiles being drawn are of change \(expected)): ask again"
         case .geometryUnusable(let table, let column, let reason):
             return "table \(table), column \(column): \(reason)"
+        case .cannotAttach(let table, let reason):
+            return "table \(table): cannot attach the change log: \(reason)"
         }
     }
 

@@ -55,10 +55,30 @@ enum ShardChangeLog {
 
     /// The coordinator's statements, after the partitioned table's and the shards' servers
     /// (`T_shardN`, see ``PostgresShardedImport/coordinatorStatements(table:shards:layout:mode:)``):
-    /// the log tables, a foreign table a shard's log, the trigger that gathers them, the change
-    /// count raised by one for the import (so that the table has one from the start, as on one
-    /// server), and the log complete from that count.
+    /// a foreign table a shard's log (its `heatmap_changes`), then ``coordinatorStatements(table:logs:)``.
     static func coordinatorStatements(table: String, shards: Int) -> [String] {
+        let names = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let logs = (0..<shards).map { index in
+            ShardLog(
+                server: PostgresConnection.quoted(identifier: names.joined(separator: "_") + "_shard\(index + 1)"),
+                options: [("table_name", "heatmap_changes")])
+        }
+        return coordinatorStatements(table: table, logs: logs)
+    }
+
+    /// Where a shard's log is read from: the coordinator's foreign server (quoted) and the
+    /// foreign table's options (the shard's `heatmap_changes`, or a view of it).
+    struct ShardLog {
+        var server: String
+        var options: [(keyword: String, value: String)]
+    }
+
+    /// The coordinator's statements: the log tables, a foreign table `T_log_shardN` each shard's
+    /// log, the trigger that gathers them, the change count raised by one (so that the table
+    /// has one from the start, as on one server), the log complete from that count, and a row
+    /// of `heatmap_shard_logs` a shard, from which a server polls the shards for rows written
+    /// on them directly (see ``PostgresSource/gatherShardChanges()``).
+    static func coordinatorStatements(table: String, logs shardLogs: [ShardLog]) -> [String] {
         let q = PostgresConnection.quoted(identifier:)
         let names = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let base = names.last ?? table
@@ -79,15 +99,14 @@ enum ShardChangeLog {
             gatherFunction,
         ]
         var logs: [String] = []
-        for index in 0..<shards {
-            let server = q(names.joined(separator: "_") + "_shard\(index + 1)")
+        for (index, shardLog) in shardLogs.enumerated() {
             let log = q((names.dropLast() + [base + "_log_shard\(index + 1)"]).joined(separator: "."))
             logs.append(log)
             statements += [
                 "DROP FOREIGN TABLE IF EXISTS \(log)",
                 """
                 CREATE FOREIGN TABLE \(log) (table_name text, version bigint, removed bool, level int2, x int8, y int8) \
-                SERVER \(server) OPTIONS (table_name 'heatmap_changes')
+                SERVER \(shardLog.server) OPTIONS (\(PostgresShardedImport.list(shardLog.options)))
                 """,
             ]
         }
@@ -105,10 +124,15 @@ enum ShardChangeLog {
             """,
             "DELETE FROM heatmap_changes WHERE table_name = \(name)",
             "DELETE FROM heatmap_shard_logs WHERE table_name = \(name)",
+        ]
+        statements += logs.map { log in
+            "INSERT INTO heatmap_shard_logs VALUES (\(name), \(literal(log)), 0)"
+        }
+        statements += [
             """
             INSERT INTO heatmap_change_logs AS l SELECT \(name), coalesce((SELECT version FROM heatmap_versions \
             WHERE table_name = \(name)), 0) ON CONFLICT (table_name) DO UPDATE SET complete_after = excluded.complete_after
-            """,
+            """
         ]
         return statements
     }

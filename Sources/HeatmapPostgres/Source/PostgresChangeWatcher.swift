@@ -79,8 +79,11 @@ public final class PostgresChangeWatcher: Sendable {
         if resume { timer.resume() }
     }
 
-    /// Reads the count once; calls `onChange` if it differs from the last one read.
+    /// Reads the count once (after gathering the rows written on a sharded table's shards
+    /// directly, see ``PostgresSource/gatherShardChanges()``); calls `onChange` if it differs
+    /// from the last one read.
     public func poll() {
+        _ = try? source.gatherShardChanges()
         guard let count = try? source.changeCount() else { return }
         changed(to: count)
     }

@@ -1,0 +1,56 @@
+extension PostgresSource {
+    /// For a table sharded with a change log (`import --shard`, or `import --attach` on one
+    /// sharded by hand): whether a shard's log holds rows the coordinator has not gathered yet
+    /// (rows written on the shard directly, which the coordinator's count does not see), and
+    /// if so an empty statement on the table (`DELETE … WHERE false`), whose gathering trigger
+    /// copies them into the coordinator's log under a new change count. That needs `DELETE` on
+    /// the table; without it the shards' rows show with the next statement through the
+    /// coordinator, as before. ``PostgresChangeWatcher`` calls it before each poll of the count.
+    ///
+    /// - Returns: whether rows were gathered (the count moved).
+    @discardableResult
+    public func gatherShardChanges() throws(PostgresError) -> Bool {
+        guard layout.imported, layout.partitionShift != nil, !layout.qualifiedName.isEmpty else { return false }
+        return try pool.with { (connection) throws(PostgresError) -> Bool in
+            let exists = try connection.execute("SELECT to_regclass('heatmap_shard_logs') IS NOT NULL")
+            guard exists.text(0, 0) == "t" else { return false }
+            let logs = try connection.execute(
+                "SELECT log, seen FROM heatmap_shard_logs WHERE table_name = $1 ORDER BY log", [layout.qualifiedName])
+            var checks: [String] = []
+            var parameters: [String?] = [layout.qualifiedName]
+            for row in 0..<logs.rowCount {
+                guard let log = logs.text(row, 0), Self.isQuotedName(log), let seen = logs.text(row, 1) else {
+                    continue
+                }
+                parameters.append(seen)
+                checks.append(
+                    "EXISTS (SELECT 1 FROM \(log) WHERE table_name = $1 AND version > $\(parameters.count)::int8)")
+            }
+            guard !checks.isEmpty else { return false }
+            let pending = try connection.execute("SELECT " + checks.joined(separator: " OR "), parameters)
+            guard pending.text(0, 0) == "t" else { return false }
+            try connection.execute("DELETE FROM \(layout.table) WHERE false")
+            return true
+        }
+    }
+
+    /// Whether `text` is one or more double-quoted identifiers joined by dots, as the
+    /// coordinator's statements write the logs' names (so it may be put in a statement as is).
+    static func isQuotedName(_ text: String) -> Bool {
+        var rest = Substring(text)
+        while true {
+            guard rest.first == "\"" else { return false }
+            rest = rest.dropFirst()
+            // To the closing quote: `""` is a quote inside.
+            while true {
+                guard let quote = rest.firstIndex(of: "\"") else { return false }
+                rest = rest[rest.index(after: quote)...]
+                guard rest.first == "\"" else { break }
+                rest = rest.dropFirst()
+            }
+            if rest.isEmpty { return true }
+            guard rest.first == "." else { return false }
+            rest = rest.dropFirst()
+        }
+    }
+}
