@@ -82,13 +82,14 @@ struct JSONTape {
         return true
     }
 
-    /// A number, or a string holding a decimal number, with its text.
+    /// A number, or a string holding a decimal number (spaces and tabs around it ignored, as
+    /// in CSV fields: ``DecimalParser/parseField(_:)``), with its text.
     func numberValue(_ index: Int) -> Double? {
         switch nodes[index].kind {
         case .number: return nodes[index].number
         case .string:
             return bytes.withUnsafeBufferPointer { buffer in
-                DecimalParser.parse(UnsafeBufferPointer(rebasing: buffer[nodes[index].text]))
+                DecimalParser.parseField(UnsafeBufferPointer(rebasing: buffer[nodes[index].text]))
             }
         default: return nil
         }

@@ -5,7 +5,8 @@ import HeatmapCore
 ///
 /// Rules: latitude a number in -90...90 (beyond ±85.05112878 kept, clamped when drawn,
 /// counted); longitude any finite number (it wraps); weight a finite number ≥ 0 and at most
-/// Float's largest (0 is kept and counted), all of them summing to at most
+/// Float's largest, 0 or at least ``PointIndex/minimumPositiveWeight`` (0 is kept and
+/// counted), all of them summing to at most
 /// ``PointIndex/maximumTotalWeight``. A value's text is quoted in messages.
 struct PointCollector {
     let path: String
@@ -47,6 +48,9 @@ struct PointCollector {
         if value < 0 { return "weight \"\(text())\" is negative; weights are finite numbers ≥ 0" }
         if value > Double(Float.greatestFiniteMagnitude) {
             return "weight \"\(text())\" is too large (at most \(Double(Float.greatestFiniteMagnitude)))"
+        }
+        if value > 0, value < PointIndex.minimumPositiveWeight {
+            return PointIndex.smallWeightReason("weight \"\(text())\"")
         }
         return nil
     }

@@ -39,6 +39,9 @@ extension TileService {
         }
         let removing = request.method == "DELETE"
         let body = request.body ?? []
+        if case .success(.gzip) = Self.bodyCoding(request), let refusal = Self.gzipRefusal(body) {
+            return finish(.text(.badRequest, refusal), route: route)
+        }
         return .deferred { [self] completion in
             renderQueue.async { [self] in
                 completion(decorate(apply(body, format: format, removing: removing, to: layer), route: route))
@@ -81,13 +84,10 @@ extension TileService {
         var message: String
     }
 
-    /// The points format that `Content-Type` names; gzip (`Content-Encoding`, or sniffed by the
-    /// readers) is inflated whatever the type.
+    /// The points format that `Content-Type` names, after ``bodyCoding(_:)`` accepts the coding;
+    /// gzip (`Content-Encoding`, or sniffed by the readers) is inflated whatever the type.
     static func bodyFormat(_ request: HTTPRequest) -> Result<PointFormat, MediaRefusal> {
-        let coding = (request.headers.first("Content-Encoding") ?? "identity").trimmingWhitespace().lowercased()
-        guard ["identity", "gzip", "x-gzip"].contains(coding) else {
-            return .failure(MediaRefusal(message: "Content-Encoding \(coding) is not read (gzip is)"))
-        }
+        if case .failure(let refusal) = bodyCoding(request) { return .failure(refusal) }
         let type = (request.headers.first("Content-Type") ?? "").split(separator: ";").first.map {
             $0.trimmingWhitespace().lowercased()
         }
