@@ -15,8 +15,11 @@ extension PostgresSource {
     }
 
     /// Adds the pixels of a counted statement's result (see ``countedStatement(for:)``) to
-    /// `sink`, and returns the change count it read.
-    static func addCounted(_ result: PostgresResult, into sink: inout PixelWeightSink) throws(PostgresError) -> Int64 {
+    /// `sink`, and returns the change count it read; `missing` when the count's row is absent
+    /// (a statement that reads it without `coalesce`), else that is an error.
+    static func addCounted(_ result: PostgresResult, into sink: inout PixelWeightSink, missing: Int64? = nil)
+        throws(PostgresError) -> Int64
+    {
         var count: Int64?
         for row in 0..<result.rowCount {
             guard let column = result.int64(row, 0), let line = result.int64(row, 1) else {
@@ -32,7 +35,7 @@ extension PostgresSource {
                     "pixel \(column), \(line) of weight \(weight) is outside the query or not a finite weight ≥ 0")
             }
         }
-        guard let count else { throw .invalidAnswer("the table's change count is missing") }
+        guard let count = count ?? missing else { throw .invalidAnswer("the table's change count is missing") }
         return count
     }
 }
@@ -48,15 +51,14 @@ struct CountedSource: WeightSource {
     let expected: Int64
 
     func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
-        guard
-            let (sql, parameters) = try source.rowTileStatement(for: query, on: connection)
-                ?? source.countedStatement(for: query)
-        else {
+        let rows = try source.rowTileStatement(for: query, on: connection)
+        guard let (sql, parameters) = rows ?? source.countedStatement(for: query) else {
             throw .invalidAnswer("the table's change count cannot be read with its pixels")
         }
         let result = try connection.executePrepared(sql, parameters, binary: true)
         // The pixels go to the sink first; a tile of another state throws and the grid is dropped.
-        let found = try PostgresSource.addCounted(result, into: &sink)
+        // The rows' statement has no count row for a table never changed (see ``rowTileStatement``).
+        let found = try PostgresSource.addCounted(result, into: &sink, missing: rows == nil ? nil : 0)
         if found != expected {
             if let handler = source.hooks.newerState.withLock({ $0 }) { handler(found) }
             throw PostgresError.changed(expected: expected, found: found)

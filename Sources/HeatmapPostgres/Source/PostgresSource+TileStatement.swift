@@ -8,6 +8,8 @@ import Synchronization
 final class TileStatements: Sendable {
     private let texts = Mutex<[TableLayout: String]>([:])
     private let finest = Mutex<[String: Int]>([:])
+    /// The rows of the summaries' finest cells around recent tiles (see ``CellOccupancy``).
+    let occupancy = CellOccupancy()
 
     /// The counted text for `layout`, made by `make` the first time.
     func text(for layout: TableLayout, _ make: () -> String) -> String {
@@ -58,13 +60,15 @@ extension PostgresSource {
                 "\(layout.y) < $6::int8", "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
             ]
             if let filter = layout.filter { conditions.append("(\(filter))") }
+            // The count's row is missing for a table never changed (count 0, see ``addCounted``):
+            // a plain scan of `heatmap_versions`, without the subquery `coalesce` would need.
             return
-                "SELECT NULL::int8, NULL::int8, coalesce((SELECT version FROM heatmap_versions "
-                + "WHERE table_name = $9), 0)::float8 UNION ALL " + rangeScan(ranges: 7, conditions: conditions)
+                "SELECT NULL::int8, NULL::int8, version::float8 FROM heatmap_versions WHERE table_name = $9 "
+                + "UNION ALL " + rangeScan(ranges: 7, conditions: conditions)
         }
         let columns = query.unitColumns
         let rows = query.unitRows
-        let ranges = KeyRanges.decomposed(columns: columns, rows: rows, detail: 8)
+        let ranges = try sparseRanges(KeyRanges.decomposed(columns: columns, rows: rows, detail: 8), on: connection)
         var lows: [UInt8] = [UInt8(ascii: "{")]
         var highs: [UInt8] = [UInt8(ascii: "{")]
         lows.reserveCapacity(ranges.count * 21 + 2)
