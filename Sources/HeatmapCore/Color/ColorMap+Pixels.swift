@@ -8,30 +8,36 @@ extension ColorMap {
     @inline(__always)
     func colorizePositive(_ grid: IntensityGrid, into image: inout RGBAImage, entry: (Float) -> Int) {
         grid.values.withUnsafeBufferPointer { values in
-            entries.withUnsafeBytes { table in
-                image.pixels.withUnsafeMutableBytes { out in
-                    guard let source = values.baseAddress, let target = out.baseAddress else { return }
-                    let count = values.count
-                    var i = 0
-                    while i < count {
-                        // Eight zero intensities at a time stay transparent.
-                        if i + 8 <= count
-                            && !any(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) .> 0)
-                        {
-                            i += 8
-                            continue
-                        }
-                        let end = min(count, i + 8)
-                        while i < end {
-                            let v = source[i]
-                            if v > 0 {
-                                target.storeBytes(
-                                    of: table.loadUnaligned(fromByteOffset: 4 * entry(v), as: UInt32.self),
-                                    toByteOffset: 4 * i, as: UInt32.self)
-                            }
-                            i += 1
-                        }
+            image.pixels.withUnsafeMutableBytes { out in
+                guard let source = values.baseAddress, let target = out.baseAddress else { return }
+                colorizePositive(source, count: values.count, into: target, entry: entry)
+            }
+        }
+    }
+
+    /// ``colorizePositive(_:into:entry:)`` over `count` intensities at `source`, into the
+    /// `4 × count` bytes at `target`.
+    @inline(__always)
+    func colorizePositive(
+        _ source: UnsafePointer<Float>, count: Int, into target: UnsafeMutableRawPointer, entry: (Float) -> Int
+    ) {
+        entries.withUnsafeBytes { table in
+            var i = 0
+            while i < count {
+                // Eight zero intensities at a time stay transparent.
+                if i + 8 <= count && !any(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD8<Float>.self) .> 0) {
+                    i += 8
+                    continue
+                }
+                let end = min(count, i + 8)
+                while i < end {
+                    let v = source[i]
+                    if v > 0 {
+                        target.storeBytes(
+                            of: table.loadUnaligned(fromByteOffset: 4 * entry(v), as: UInt32.self),
+                            toByteOffset: 4 * i, as: UInt32.self)
                     }
+                    i += 1
                 }
             }
         }

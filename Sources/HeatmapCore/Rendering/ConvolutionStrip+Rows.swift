@@ -10,7 +10,7 @@ extension ConvolutionStrip {
     /// - Complexity: O(blocks + occupied (row, block) pairs in reach × 32).
     func outputRow(_ y: Int, rows: RingRows, rowsOfBlock: UnsafePointer<UInt64>, wordsPerBlock: Int) -> Float {
         let b = GatheredCells.blockWidth
-        let target = output + y * outputWidth
+        let target = output + (bandRows > 0 ? y % bandRows : y) * outputWidth
         var top: Float = 0
         for block in 0..<blockCount {
             let column = (firstBlock + block) * b

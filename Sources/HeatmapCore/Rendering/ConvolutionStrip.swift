@@ -26,14 +26,20 @@ struct ConvolutionStrip {
     /// The strip's first block (of ``GatheredCells/blockWidth`` output columns) and count.
     let firstBlock: Int
     let blockCount: Int
+    /// 0 when `output` holds every output row; else it holds this many, a band: output row `y`
+    /// is its row `y % bandRows` (see ``run(bandDone:)``).
+    var bandRows = 0
 
     /// A row gathers along x when it holds at least this many weights per block it reaches.
     static let gatherWeightsPerBlock = 8
 
-    /// Convolves the strip into the output; returns the largest value written.
+    /// Convolves the strip into the output; returns the largest value written. With
+    /// ``bandRows`` set, calls `bandDone` with the first output row and the number of rows of
+    /// each band once they are written to `output` (for the strip's columns, zero elsewhere:
+    /// the caller clears the band's rows before the next).
     ///
     /// - Complexity: O((rows × blocks reached + output rows × blocks occupied) × (2R + 1) × 32).
-    func run() -> Float {
+    func run(bandDone: (_ firstRow: Int, _ rows: Int) -> Void = { _, _ in }) -> Float {
         let b = GatheredCells.blockWidth
         let r2 = 2 * radius
         // Which blocks of this strip each row reaches, and the same transposed: for each
@@ -72,6 +78,10 @@ struct ConvolutionStrip {
                 let y = gy - r2
                 let top = outputRow(y, rows: rows, rowsOfBlock: rowsOfBlock, wordsPerBlock: wordsPerBlock)
                 maximum = max(maximum, top)
+                if bandRows > 0 && ((y + 1) % bandRows == 0 || gy == height - 1) {
+                    let first = y - y % bandRows
+                    bandDone(first, y + 1 - first)
+                }
             }
         }
         return maximum

@@ -17,7 +17,8 @@ struct GatheredCells {
     /// log2 of the columns one bit of a row mask stands for: 5 (32 columns) unless the grid is
     /// wider than 2048 columns, so that 64 bits always cover a row.
     let chunkShift: Int
-    /// `height * stride` weights, row-major.
+    /// `height * stride` weights, row-major (a recycled grid's storage may hold more floats,
+    /// all zero).
     var storage: [Float]
     /// For each row, bit `i` is set when a weight was added in columns `i << chunkShift`
     /// ..< `(i + 1) << chunkShift`.
@@ -29,13 +30,24 @@ struct GatheredCells {
     ///
     /// - Complexity: O(width × height), to zero the storage.
     init(width: Int, height: Int) {
+        self.init(width: width, height: height, zeroedStorage: nil)
+    }
+
+    /// An empty grid of `width × height` pixels over `zeroedStorage` (all zeros, at least
+    /// `(width + blockWidth) × height` floats), or fresh zeros when it is `nil`.
+    init(width: Int, height: Int, zeroedStorage: [Float]?) {
         self.width = max(0, width)
         self.height = max(0, height)
         stride = self.width + Self.blockWidth
         var shift = 5
         while (self.width + (1 << shift) - 1) >> shift > 64 { shift += 1 }
         chunkShift = shift
-        storage = [Float](repeating: 0, count: stride * self.height)
+        let count = stride * self.height
+        if let zeroedStorage, zeroedStorage.count >= count {
+            storage = zeroedStorage
+        } else {
+            storage = [Float](repeating: 0, count: count)
+        }
         rowChunks = [UInt64](repeating: 0, count: self.height)
         rowCounts = [Int32](repeating: 0, count: self.height)
     }

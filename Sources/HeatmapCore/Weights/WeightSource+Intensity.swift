@@ -17,7 +17,8 @@ extension WeightSource {
         let clock = ContinuousClock()
         let start = clock.now
         let padded = rect.expanded(by: r)
-        var cells = GatheredCells(width: padded.width, height: padded.height)
+        var cells = GatheredCells.reused(width: padded.width, height: padded.height)
+        defer { cells.recycle() }
         try gatherWeights(padded, space: space, into: &cells)
         let gathered = clock.now
         let width = max(0, rect.width)

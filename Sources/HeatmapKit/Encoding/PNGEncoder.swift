@@ -128,16 +128,27 @@ public struct PNGEncoder: Sendable {
             throw PNGError(
                 .imageTooLarge, "cannot encode a \(width)×\(height) image as PNG: sides must be ≤ \(limit) pixels")
         }
+        if compressor == .runLength {
+            // A band of rows at a time, from the pixels: no filtered copy of the whole image.
+            let bandRows = PNGBandStream.bandRows(width: width, height: height)
+            return try PNGBandStream.with(width: width, height: height, bandRows: bandRows, filter: filter) {
+                (stream) throws(PNGError) -> [UInt8] in
+                image.pixels.withUnsafeBytes { pixels in
+                    guard let base = pixels.baseAddress else { return }
+                    var first = 0
+                    while first < height {
+                        let rows = min(bandRows, height - first)
+                        stream.append(rows: base + first * width * 4, count: rows)
+                        first += rows
+                    }
+                }
+                return try Self.container(stream)
+            }
+        }
         let filtered = PNGRowFilter.filterRows(of: image.pixels, rowBytes: width * 4, height: height, filter: filter)
         guard let sourceCount = uLong(exactly: filtered.count) else {
             throw PNGError(
                 .imageTooLarge, "cannot encode a \(width)×\(height) image: too large for zlib; split it into tiles")
-        }
-        if compressor == .runLength {
-            // Signature (8), IHDR (25), IDAT (8 + data + 4), IEND (12) around the stream.
-            var bytes = filtered.withUnsafeBufferPointer { RunLengthDeflate.compress($0, prefix: 41, suffix: 16) }
-            try Self.finishContainer(&bytes, width: width, height: height)
-            return bytes
         }
         let bound = Int(compressBound(sourceCount))
         var status = czlib_ok
@@ -173,6 +184,14 @@ public struct PNGEncoder: Sendable {
                 "compressed data is \(compressedCount) bytes, over PNG's 2³¹−1 byte chunk limit; split the image into tiles"
             )
         }
+        return bytes
+    }
+
+    /// The PNG file of the rows appended to `stream`: the zlib stream inside its chunks.
+    static func container(_ stream: PNGBandStream) throws(PNGError) -> [UInt8] {
+        // Signature (8), IHDR (25), IDAT (8 + data + 4), IEND (12) around the stream.
+        var bytes = stream.stream(prefix: 41, suffix: 16)
+        try finishContainer(&bytes, width: stream.width, height: stream.height)
         return bytes
     }
 

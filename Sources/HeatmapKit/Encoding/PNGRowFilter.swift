@@ -3,15 +3,7 @@ enum PNGRowFilter {
     /// Returns `height` rows of `rowBytes + 1` bytes: each row's filter type, then its filtered bytes.
     static func filterRows(of pixels: [UInt8], rowBytes: Int, height: Int, filter: PNGEncoder.Filter) -> [UInt8] {
         let stride = rowBytes + 1
-        let candidates: [UInt8] = [1, 2, 4]  // Sub, up, Paeth; "none" is the starting best.
-        let fixedType: UInt8? =
-            switch filter {
-            case .none: 0
-            case .sub: 1
-            case .up: 2
-            case .paeth: 4
-            case .adaptive: nil
-            }
+        let fixedType = fixedType(of: filter)
         return [UInt8](unsafeUninitializedCapacity: stride * height) { output, count in
             let scratch = UnsafeMutablePointer<UInt8>.allocate(capacity: rowBytes * 3)
             defer { scratch.deallocate() }
@@ -23,28 +15,55 @@ enum PNGRowFilter {
                 for y in 0..<height {
                     let row = pixels + y * rowBytes
                     let previous = y == 0 ? UnsafePointer(scratch) : row - rowBytes
-                    let out = rows + y * stride
-                    if let fixedType {
-                        out[0] = fixedType
-                        apply(fixedType, row: row, previous: previous, into: out + 1, count: rowBytes)
-                        continue
-                    }
-                    var bestType: UInt8 = 0
-                    var bestSum = sumOfMagnitudes(row, count: rowBytes)
-                    for type in candidates where bestSum > 0 {
-                        apply(type, row: row, previous: previous, into: candidate, count: rowBytes)
-                        let sum = sumOfMagnitudes(candidate, count: rowBytes)
-                        if sum < bestSum {
-                            (bestType, bestSum) = (type, sum)
-                            swap(&candidate, &best)
-                        }
-                    }
-                    out[0] = bestType
-                    (out + 1).initialize(from: bestType == 0 ? row : UnsafePointer(best), count: rowBytes)
+                    filterRow(
+                        row, previous: previous, into: rows + y * stride, count: rowBytes, fixedType: fixedType,
+                        candidate: &candidate, best: &best)
                 }
                 count = stride * height
             }
         }
+    }
+
+    /// The types ``PNGEncoder/Filter/adaptive`` tries: sub, up, Paeth; "none" is the starting best.
+    static let candidates: [UInt8] = [1, 2, 4]
+
+    /// The filter type of `filter`, `nil` for ``PNGEncoder/Filter/adaptive`` (chosen per row).
+    static func fixedType(of filter: PNGEncoder.Filter) -> UInt8? {
+        switch filter {
+        case .none: 0
+        case .sub: 1
+        case .up: 2
+        case .paeth: 4
+        case .adaptive: nil
+        }
+    }
+
+    /// Writes `row` (`count` bytes, below `previous`) as one filtered row to `out`: its filter
+    /// type, then its `count` filtered bytes; with `fixedType` `nil`, the type of the smallest
+    /// sum of magnitudes, `candidate` and `best` being `count` bytes of scratch each.
+    @inline(__always)
+    static func filterRow(
+        _ row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
+        count rowBytes: Int, fixedType: UInt8?, candidate: inout UnsafeMutablePointer<UInt8>,
+        best: inout UnsafeMutablePointer<UInt8>
+    ) {
+        if let fixedType {
+            out[0] = fixedType
+            apply(fixedType, row: row, previous: previous, into: out + 1, count: rowBytes)
+            return
+        }
+        var bestType: UInt8 = 0
+        var bestSum = sumOfMagnitudes(row, count: rowBytes)
+        for type in candidates where bestSum > 0 {
+            apply(type, row: row, previous: previous, into: candidate, count: rowBytes)
+            let sum = sumOfMagnitudes(candidate, count: rowBytes)
+            if sum < bestSum {
+                (bestType, bestSum) = (type, sum)
+                swap(&candidate, &best)
+            }
+        }
+        out[0] = bestType
+        (out + 1).initialize(from: bestType == 0 ? row : UnsafePointer(best), count: rowBytes)
     }
 
     /// Writes `row` filtered with PNG filter `type` (0 none, 1 sub, 2 up, 4 Paeth) to `out`.

@@ -42,6 +42,22 @@ enum RunLengthDeflate {
             tokenCount = RunTokenizer.tokenize(
                 bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histogram: histogram)
         }
+        return stream(
+            tokens: tokens, count: tokenCount, histogram: histogram, checksum: Adler32.checksum(input), prefix: prefix,
+            suffix: suffix)
+    }
+
+    /// The zlib stream of the tokens of a parse (``RunTokenizer``) counted in `histogram`,
+    /// whose bytes have the Adler-32 `checksum`, between `prefix` and `suffix` bytes as in
+    /// ``compress(_:prefix:suffix:)``.
+    ///
+    /// - Precondition: `suffix >= 8`.
+    /// - Complexity: O(tokens).
+    static func stream(
+        tokens: UnsafePointer<UInt16>, count tokenCount: Int, histogram: UnsafePointer<UInt32>, checksum: UInt32,
+        prefix: Int, suffix: Int
+    ) -> [UInt8] {
+        precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
         let code = TokenCode(histogram: UnsafeBufferPointer(start: histogram, count: RunTokenizer.tokenCount))
 
         // Header and trees into a small buffer first, to know where the tokens start.
@@ -58,7 +74,6 @@ enum RunLengthDeflate {
         for token in 0..<RunTokenizer.tokenCount { bits += UInt64(histogram[token]) * (code.packed[token] >> 56) }
         let streamCount = Int((bits + 7) / 8) + 4  // Then the Adler-32.
 
-        let checksum = Adler32.checksum(input)
         return [UInt8](unsafeUninitializedCapacity: prefix + streamCount + suffix) { buffer, count in
             guard let start = buffer.baseAddress.map({ UnsafeMutableRawPointer($0 + prefix) }) else { return }
             start.copyMemory(from: head, byteCount: headCount)

@@ -83,16 +83,33 @@ enum RunTokenizer {
         _ bytes: UnsafePointer<UInt8>, count n: Int, equalAt1: UnsafePointer<UInt64>, equalAt4: UnsafePointer<UInt64>,
         tokens: UnsafeMutablePointer<UInt16>, histogram: UnsafeMutablePointer<UInt32>
     ) -> Int {
+        tokenize(
+            bytes, from: 0, until: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histogram: histogram
+        ).tokens
+    }
+
+    /// Tokenizes the bytes from position `start` on, as long as a token starts before `limit`,
+    /// into `tokens` and counts each into `histogram`; returns the number of tokens and the
+    /// position after the last. The tokens are those of the whole stream's parse when `start`
+    /// is where one of its tokens starts, the masks are right from `start` on, and the bytes
+    /// are known up to 260 past `limit` (or `limit` is the end): a token looks no further.
+    ///
+    /// - Precondition: as for ``tokenize(_:count:equalAt1:equalAt4:tokens:histogram:)``, with
+    ///   the masks' words zero past the bytes.
+    static func tokenize(
+        _ bytes: UnsafePointer<UInt8>, from start: Int, until limit: Int, equalAt1: UnsafePointer<UInt64>,
+        equalAt4: UnsafePointer<UInt64>, tokens: UnsafeMutablePointer<UInt16>, histogram: UnsafeMutablePointer<UInt32>
+    ) -> (tokens: Int, end: Int) {
         var t = 0
-        var i = 0
-        while i < n {
+        var i = start
+        while i < limit {
             let q = i >> 6
             let (low1, high1, low4, high4) = (equalAt1[q], equalAt1[q + 1], equalAt4[q], equalAt4[q + 1])
             // Bit k: a match of at least 3 bytes starts at byte 64q + k.
             let starts1 = low1 & (low1 >> 1 | high1 << 63) & (low1 >> 2 | high1 << 62)
             let starts4 = low4 & (low4 >> 1 | high4 << 63) & (low4 >> 2 | high4 << 62)
             let starts = starts1 | starts4
-            let wordEnd = min((q + 1) << 6, n)
+            let wordEnd = min((q + 1) << 6, limit)
             repeat {
                 let k = UInt64(i & 63)
                 let ahead = starts >> k
@@ -126,7 +143,7 @@ enum RunTokenizer {
                 i &+= length
             } while i < wordEnd
         }
-        return t
+        return (t, i)
     }
 
     /// How many set bits of `masks` follow one another from bit `start` on, up to about 258:

@@ -115,16 +115,9 @@ extension HeatmapTileLayer {
         }
         let source = try snapshot.data.source()
         let reach = try snapshot.reach(zoom: space.zoom, scale: space.scale)
-        let grid = try source.intensity(
-            in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: GaussianKernel(radius: reach))
-        if grid.isEmpty { return (.noTile, nil) }
-        let maximum = try normalization(snapshot, space)
-        let image = snapshot.colorMap.colorize(grid, maximum: maximum)
-        do {
-            return (.image(try PNGEncoder().encode(image)), maximum)
-        } catch {
-            throw .encodingFailed(error.description)
-        }
+        return try renderSum(
+            source: source, rect: PixelRect(tileX: x, y: y, in: space), space: space,
+            kernel: GaussianKernel(radius: reach), snapshot: snapshot)
     }
 
     /// M(z) of a snapshot at a tile's zoom and scale: the fixed maximum, or at the
