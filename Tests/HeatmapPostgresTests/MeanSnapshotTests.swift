@@ -37,30 +37,29 @@ import Testing
         return data
     }
 
+    /// The table `name` of ``MeanSourceTests``, a writer, and the mean tile's PNG in the two
+    /// states ``flip(_:up:)`` moves it between (left in the first).
+    static func twoStates(_ name: String, cluster: TestCluster) throws -> (
+        PostgresSource, PostgresConnection, [UInt8], [UInt8]
+    ) {
+        try MeanSourceTests.table(name, imported: true, cluster: cluster)
+        let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: name))
+        let writer = try PostgresConnection(cluster.conninfo)
+        let before = try #require(try Self.expected(source))
+        try writer.execute(Self.flip(name, up: true))
+        let after = try #require(try Self.expected(source))
+        try writer.execute(Self.flip(name, up: false))
+        #expect(before != after, "the two states draw different tiles")
+        return (source, writer, before, after)
+    }
+
     @Test("writes committed while mean tiles are drawn: every answer 200, each one state's tile, the one it began in")
     func writesBetweenChannels() async throws {
         guard let cluster = try TestCluster.require() else { return }
-        try MeanSourceTests.table("priced_live", imported: true, cluster: cluster)
-        let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "priced_live"))
-        let writer = try PostgresConnection(cluster.conninfo)
-        let before = try #require(try Self.expected(source))
-        try writer.execute(Self.flip("priced_live", up: true))
-        let after = try #require(try Self.expected(source))
-        try writer.execute(Self.flip("priced_live", up: false))
-        #expect(before != after, "the two states draw different tiles")
-        let initial = try source.changeCount()
-        let layer = try ServedLayer(
-            name: "priced", data: try #require(Self.data(source.pinned(toChangeCount: initial))))
-        let table = ServedTable(
-            layer: layer, source: source, initialCount: initial, interval: .milliseconds(100),
-            followsPartialChanges: false, data: Self.data)
-        table.start()
-        defer { table.stop() }
-        let stats = ServerStats()
-        let service = try TileService(layers: [layer], options: ServerOptions(), stats: stats)
-        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPLimits(), responder: service, stats: stats)
-        server.start()
-        defer { server.shutdown(grace: 2) }
+        let (source, writer, before, after) = try Self.twoStates("priced_live", cluster: cluster)
+        let served = try ServedTableFixture(source, name: "priced", followsPartialChanges: false, data: Self.data)
+        defer { served.stop() }
+        let (table, server) = (served.table, served.server)
         // After the first statement of a tile (the density's), a write commits from another connection.
         let armed = Mutex<Bool?>(nil)
         source.hooks.afterStatement.withLock {
@@ -88,5 +87,42 @@ import Testing
         }
         let last = try await ServedTableTests.get("http://127.0.0.1:\(server.port)/priced/\(Self.path)")
         #expect(last.status == 200 && Array(last.body) == before, "six flips: the first state again")
+    }
+
+    @Test("a writer flipping the rows while mean and density tiles are asked: every answer 200, one state's tile")
+    func concurrentWrites() async throws {
+        guard let cluster = try TestCluster.require() else { return }
+        let (source, flipper, before, after) = try Self.twoStates("priced_flips", cluster: cluster)
+        let served = try ServedTableFixture(source, name: "priced", followsPartialChanges: false, data: Self.data)
+        defer { served.stop() }
+        let (table, server) = (served.table, served.server)
+        // Flips 100 ms apart from another connection, until the client has its answers.
+        let stop = Atomic(false)
+        let flipped = DispatchSemaphore(value: 0)
+        DispatchQueue.global().async {
+            var up = true
+            while !stop.load(ordering: .acquiring) {
+                Thread.sleep(forTimeInterval: 0.1)
+                if (try? flipper.execute(Self.flip("priced_flips", up: up))) != nil { up.toggle() }
+            }
+            flipped.signal()
+        }
+        var answers: [(status: Int, body: [UInt8])] = []
+        var density: [Int] = []
+        // The density with a fixed scale: no M(z) search again after each swap.
+        for _ in 0..<10 {
+            let answer = try await ServedTableTests.get("http://127.0.0.1:\(server.port)/priced/\(Self.path)")
+            answers.append((answer.status, Array(answer.body)))
+            density.append(
+                try await ServedTableTests.get("http://127.0.0.1:\(server.port)/priced/6/57/39.png?max=5").status)
+        }
+        stop.store(true, ordering: .releasing)
+        flipped.wait()
+        #expect(table.wholeSwaps >= 2, "the new states were served")
+        for (index, answer) in answers.enumerated() {
+            #expect(answer.status == 200, "answer \(index): \(String(decoding: answer.body, as: UTF8.self))")
+            #expect(answer.status != 200 || [before, after].contains(answer.body), "answer \(index): one state's tile")
+        }
+        #expect(density.allSatisfy { $0 == 200 }, "density tiles: \(density)")
     }
 }

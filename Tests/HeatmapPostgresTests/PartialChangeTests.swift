@@ -39,21 +39,10 @@ import Testing
         _ = try PostgresImport.run(
             points: PostgresSourceTests.points, into: "partial", connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "partial"))
-        let initial = try source.changeCount()
-        let layer = try ServedLayer(
-            name: "t", data: LayerData(source: source.pinned(toChangeCount: initial), count: 0, bounds: nil))
         // The glue `heatmap serve --postgres` uses.
-        let table = ServedTable(layer: layer, source: source, initialCount: initial, interval: .milliseconds(100)) {
-            LayerData(source: $0, count: 0, bounds: nil)
-        }
-        table.start()
-        defer { table.stop() }
-        let stats = ServerStats()
-        let service = try TileService(layers: [layer], options: ServerOptions(), stats: stats)
-        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPLimits(), responder: service, stats: stats)
-        server.start()
-        defer { server.shutdown(grace: 2) }
-        let base = "http://127.0.0.1:\(server.port)"
+        let served = try ServedTableFixture(source)
+        defer { served.stop() }
+        let (table, layer, base) = (served.table, served.layer, served.base)
         let connection = try PostgresConnection(cluster.conninfo)
         let melbourne = try Self.path(-37.81, 144.96, zoom: 7)
         let perth = try Self.path(-31.95, 115.86, zoom: 7)

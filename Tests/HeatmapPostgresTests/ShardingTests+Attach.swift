@@ -99,20 +99,9 @@ extension ShardingTests {
         #expect(attached.shards == 2)
         let source = try PostgresSource(
             connection: cluster.coordinator.conninfo, table: PostgresTable(name: "byhand_served"))
-        let initial = try source.changeCount()
-        let layer = try ServedLayer(
-            name: "t", data: LayerData(source: source.pinned(toChangeCount: initial), count: 0, bounds: nil))
-        let table = ServedTable(layer: layer, source: source, initialCount: initial, interval: .milliseconds(200)) {
-            LayerData(source: $0, count: 0, bounds: nil)
-        }
-        table.start()
-        defer { table.stop() }
-        let stats = ServerStats()
-        let service = try TileService(layers: [layer], options: ServerOptions(), stats: stats)
-        let server = try HTTPServer(host: "127.0.0.1", port: 0, limits: HTTPLimits(), responder: service, stats: stats)
-        server.start()
-        defer { server.shutdown(grace: 2) }
-        let base = "http://127.0.0.1:\(server.port)"
+        let served = try ServedTableFixture(source, interval: .milliseconds(200))
+        defer { served.stop() }
+        let (table, base) = (served.table, served.base)
         let connection = try PostgresConnection(cluster.coordinator.conninfo)
         let perth = try PartialChangeTests.path(-31.95, 115.86, zoom: 7)
         let saoPaulo = try PartialChangeTests.path(-23.55, -46.63, zoom: 7)

@@ -94,7 +94,7 @@ extension TileService {
     /// Draws a tile (or takes it from the cache, if a render finished since the lookup).
     func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
         // The generation first: a tile cached or drawn after it is at least as new.
-        let generation = layer.cacheStamp.generation
+        var generation = layer.cacheStamp.generation
         if let cached = cache[key], layer.stands(cached, key: key, at: generation, waiting: true, in: cache) {
             return .success(cached)
         }
@@ -102,8 +102,7 @@ extension TileService {
         let startCPU = Self.threadCPUSeconds()
         let drawn: DrawnTile
         do {
-            drawn = try layer.layer.drawTile(
-                x: key.x, y: key.y, zoom: key.zoom, scale: key.scale, settings: key.settings)
+            (drawn, generation) = try drawFollowingSwaps(layer: layer, key: key, generation: generation)
         } catch {
             metrics.renderFailed()
             switch error {
