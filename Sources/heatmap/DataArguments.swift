@@ -38,6 +38,7 @@ enum DataArguments {
             if let summary = file.report.skipSummary {
                 StandardStreams.error("heatmap: \(summary)\n")
             }
+            if let summary = file.report.longRowSummary { StandardStreams.error("heatmap: \(summary)\n") }
             return file
         } catch {
             throw CommandError(error.description)

@@ -81,6 +81,7 @@ struct ImportCommand {
                 if let skipped = loaded.report.skipSummary {
                     StandardStreams.error("heatmap: \(skipped)\n")
                 }
+                if let long = loaded.report.longRowSummary { StandardStreams.error("heatmap: \(long)\n") }
             } else {
                 // Over shards: a first read places the shards' cuts, the second streams the rows.
                 let loaded = try runSharded { sent, total in
@@ -94,6 +95,7 @@ struct ImportCommand {
                 if let skipped = loaded.report.skipSummary {
                     StandardStreams.error("heatmap: \(skipped)\n")
                 }
+                if let long = loaded.report.longRowSummary { StandardStreams.error("heatmap: \(long)\n") }
             }
         } catch {
             if showing { StandardStreams.error("\n") }

@@ -99,6 +99,10 @@ struct InfoCommand {
         /// With `--radius-meters`: the metres and the latitude they were measured at.
         var radiusMeters: Double? = nil
         var radiusLatitude: Double? = nil
+        /// CSV rows with more fields than the header (their extra fields not read), when any.
+        var longRowCount: Int? = nil
+        var firstLongRowLine: Int? = nil
+        var headerFieldCount: Int? = nil
     }
 
     func run() throws(CommandError) {
@@ -115,7 +119,10 @@ struct InfoCommand {
             bounds: report.bounds, weights: report.weights, suggestedMinimumZoom: zoomRange.lowerBound,
             suggestedMaximumZoom: zoomRange.upperBound, radius: radius, scale: scale, normalization: values,
             percentiles: try percentiles(file.index), radiusMeters: radiusMeters,
-            radiusLatitude: radiusMeters.map { _ in radiusLatitude ?? Self.middle(file.index) })
+            radiusLatitude: radiusMeters.map { _ in radiusLatitude ?? Self.middle(file.index) },
+            longRowCount: report.longRowCount > 0 ? report.longRowCount : nil,
+            firstLongRowLine: report.firstLongRowLine,
+            headerFieldCount: report.headerFieldCount)
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -45,17 +45,22 @@ enum OutputFile {
     }
 
     /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`; on any
-    /// failure the temporary file is removed and `path` is left as it was.
+    /// failure, or SIGINT/SIGTERM/SIGHUP meanwhile, the temporary file is removed and `path` is
+    /// left as it was (see ``PartialOutput``).
     ///
     /// - Parameter mode: the old file's permissions, or `nil` for a new file (0644 less the umask).
     private static func writeReplacing(_ bytes: [UInt8], to path: String, mode: mode_t?) throws(CommandError) {
         let temporary = "\(path).partial-\(getpid())"
+        PartialOutput.removeStale(beside: path)
+        PartialOutput.begin(temporary)
+        defer { PartialOutput.end() }
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_EXCL, mode ?? 0o644)
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         if let mode { _ = fchmod(descriptor, mode) }
         var failure = StandardStreams.writeAll(bytes, to: descriptor)
+        PartialOutput.holdForTest()
         if close(descriptor) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporary, path) != 0 { failure = errno }
         if let failure {

@@ -219,6 +219,7 @@ struct ServeCommand {
     static func load(_ path: String, options: PointReadOptions) throws(LayerLoadError) -> LayerData {
         let data = try LayerData.load(path: path, options: options)
         if let summary = data.skipSummary { StandardStreams.error("heatmap: \(summary)\n") }
+        if let summary = data.longRowSummary { StandardStreams.error("heatmap: \(summary)\n") }
         return data
     }
 

@@ -3,7 +3,9 @@ import HeatmapCore
 import Synchronization
 
 /// The percentiles of one data set computed so far, one per zoom, scale, kernel reach (pixels) and P: each is
-/// computed once (later callers wait for it) and kept while the data set lives.
+/// computed once (later callers wait for it) and kept while the data set lives, at most ``capacity`` of them:
+/// beyond that the least recently used is dropped (counted in
+/// ``HeatmapTileLayer/percentileCacheEvictions``) and searched again if asked for.
 final class PercentileCache: Sendable {
     private struct Key: Hashable {
         var zoom: Int
@@ -18,21 +20,54 @@ final class PercentileCache: Sendable {
         let started = Mutex(false)
     }
 
-    private let slots = Mutex<[Key: Slot]>([:])
+    private struct Entries {
+        var slots: [Key: (slot: Slot, used: Int)] = [:]
+        var clock = 0
+        var evictions = 0
+    }
+
+    /// The most percentiles kept.
+    let capacity: Int
+    private let entries = Mutex(Entries())
+
+    init(capacity: Int = HeatmapTileLayer.percentileCacheCapacity) {
+        self.capacity = max(1, capacity)
+    }
+
+    /// The percentiles dropped so far to stay within ``capacity``.
+    var evictions: Int { entries.withLock { $0.evictions } }
+
+    /// The slots kept.
+    var count: Int { entries.withLock { $0.slots.count } }
 
     private func slot(zoom: Int, scale: Int, reach: Int, percentile: Double) -> Slot {
-        slots.withLock { slots in
+        let capacity = capacity
+        return entries.withLock { entries in
             let key = Key(zoom: zoom, scale: scale, reach: reach, percentile: percentile)
-            if let slot = slots[key] { return slot }
+            entries.clock += 1
+            if let found = entries.slots[key] {
+                entries.slots[key] = (found.slot, entries.clock)
+                return found.slot
+            }
+            if entries.slots.count >= capacity,
+                let oldest = entries.slots.min(by: { $0.value.used < $1.value.used })?.key
+            {
+                // A search under way in the dropped slot finishes for those waiting on it.
+                entries.slots[oldest] = nil
+                entries.evictions += 1
+                HeatmapTileLayer.percentileEvictionCount.add(1, ordering: .relaxed)
+            }
             let slot = Slot()
-            slots[key] = slot
+            entries.slots[key] = (slot, entries.clock)
             return slot
         }
     }
 
-    /// Whether the value is known, so that a tile needs no search first.
+    /// Whether the value is known, so that a tile needs no search first (asking keeps no slot).
     func knows(zoom: Int, scale: Int, reach: Int, percentile: Double) -> Bool {
-        slot(zoom: zoom, scale: scale, reach: reach, percentile: percentile).known.withLock { $0 }
+        let key = Key(zoom: zoom, scale: scale, reach: reach, percentile: percentile)
+        guard let slot = entries.withLock({ $0.slots[key]?.slot }) else { return false }
+        return slot.known.withLock { $0 }
     }
 
     /// The cached value, or `compute`'s (stored; a failure is not kept).

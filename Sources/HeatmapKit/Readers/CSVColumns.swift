@@ -153,6 +153,10 @@ extension CSVPointParser {
             }
             collector.pendingValue = value
         }
+        if hasMoreFieldsThanHeader(record) {
+            if collector.longRows.count == 0 { collector.longRows = (0, line, columns.names.count) }
+            collector.longRows.count += 1
+        }
         try collector.add(latitude: latitude, longitude: longitude, weight: weight)
     }
 

@@ -9,7 +9,10 @@ extension CSVPointParser {
         let storage = input.storage
         var p = record.lowerBound
         let end = record.upperBound
-        defer { bytesExamined += min(p, end) - record.lowerBound }
+        defer {
+            bytesExamined += min(p, end) - record.lowerBound
+            restStart = min(p, end)
+        }
         while fields.count < limit {
             if p < end && storage[p] == 34 {
                 var q = p + 1

@@ -13,6 +13,9 @@ struct CSVPointParser {
     var line = 1
     var columns = CSVColumns(latitude: 0, longitude: 0, weight: nil, names: [])
     var fields: [Range<Int>] = []
+    /// Where the last ``split(_:limit:)`` stopped: the start of the fields it left unsplit,
+    /// or the record's end.
+    var restStart = 0
     /// The bytes the record scan and the field split have examined: at most a small multiple
     /// of the input's size whatever its quotes (the tests check it; see ``nextRecord()``).
     var bytesExamined = 0

@@ -26,6 +26,9 @@ struct PointCollector {
     /// Where the kept points go once `chunkSize` of them are read (a streaming read): they
     /// are then handed over and dropped, so that memory stays bounded.
     var chunkSink: PointChunkSink?
+    /// The CSV rows read with more fields than the header, the first one's line and the
+    /// header's field count (see ``PointFileReport/longRowSummary``).
+    var longRows = (count: 0, firstLine: 0, headerFields: 0)
 
     init(path: String, skipInvalid: Bool) {
         self.path = path
@@ -118,7 +121,12 @@ struct PointCollector {
             }
             throw PointFileError(path: path, reason: "holds no points")
         }
-        let report = statistics.report(path: path, format: format, skipped: skipped, skippedLines: skippedLines)
+        var report = statistics.report(path: path, format: format, skipped: skipped, skippedLines: skippedLines)
+        if longRows.count > 0 {
+            report.longRowCount = longRows.count
+            report.firstLongRowLine = longRows.firstLine
+            report.headerFieldCount = longRows.headerFields
+        }
         if var values {
             do {
                 let built = try values.build()

@@ -24,6 +24,13 @@ public struct PointFileReport: Sendable, Hashable {
     /// Up to 1000 points' positions as world fractions (x east from the antimeridian, y south
     /// from the north), a seeded uniform sample used to estimate the spacing between points.
     public var sample: [SIMD2<Double>]
+    /// The CSV or TSV rows with more fields than the header, read without their extra fields
+    /// (see ``longRowSummary``); 0 for other formats.
+    public var longRowCount = 0
+    /// The line of the first such row, or `nil` when none has more fields.
+    public var firstLongRowLine: Int? = nil
+    /// The header's number of fields, when a row has more, or `nil`.
+    public var headerFieldCount: Int? = nil
 
     /// One line for people: `12 rows skipped (lines 4, 9, …)`, or `nil` when none were.
     public var skipSummary: String? {

@@ -9,6 +9,9 @@ public struct LayerData: Sendable {
     public var bounds: PointBounds?
     /// How many rows were skipped and where, when read with `skipInvalid`; `nil` when none were.
     public var skipSummary: String?
+    /// The reader's note on CSV rows with more fields than the header, to print once; `nil`
+    /// when none has.
+    public var longRowSummary: String?
     /// A source of weights drawn instead of `index` (a database table, say), or `nil`.
     public var source: (any WeightSource)?
     /// The points (rows) the source holds, when it is not the index.
@@ -72,6 +75,7 @@ public struct LayerData: Sendable {
             let file = try PointFileReader.read(path: path, options: options)
             var data = LayerData(index: file.index, bounds: file.report.bounds)
             data.skipSummary = file.report.skipSummary
+            data.longRowSummary = file.report.longRowSummary
             data.values = file.values
             return data
         } catch {

@@ -167,7 +167,7 @@ public final class TileService: HTTPResponder {
     func metricsText() -> String {
         metrics.exposition(
             stats: stats, cache: (cache.count, cache.bytes),
-            layers: layers.map { ($0.name, $0.current.data.count) })
+            layers: layers.map { ($0.name, $0.current.data.count) }) + percentileMetricsText()
     }
 
     /// Loads every layer's source again with `loader` and swaps the data in; the cache is
