@@ -44,6 +44,10 @@ extension RenderCommand {
         bounds.south = max(bounds.south, -85.0511)
         bounds.north = min(bounds.north, 85.0511)
         let center = bounds.center
+        // MBTiles' and PMTiles' bounds may not wrap (GDAL ignores such bounds, `pmtiles verify`
+        // refuses them): across the antimeridian they are the whole width, as TileJSON's are;
+        // the centre stays on the data.
+        bounds = bounds.withoutWrapping
         let gradient = gradientText == "default" ? "" : ", gradient \(gradientText)"
         let radius = settings.radiusMeters.map { "\($0) m" } ?? String(settings.radius)
         var metadata = TileMetadata(

@@ -161,9 +161,10 @@ struct ServeCommand {
             try DrawingArguments.apply(list, to: &base)
             try KernelArguments.check(base, options: readOptions, postgres: list.text("postgres") != nil)
             try base.validate()
-            for file in list.positionals { layers.append((Self.layerName(file), file, base)) }
+            for file in list.positionals { layers.append((try Self.defaultLayerName(ofFile: file), file, base)) }
             if let (connection, table) = try PostgresArguments.table(list) {
-                postgres = (connection, table, list.text("layer-name") ?? table.baseName, base)
+                let name = try list.text("layer-name") ?? Self.defaultLayerName(ofTable: table.baseName)
+                postgres = (connection, table, name, base)
             }
             statementTimeout = try list.number("statement-timeout") ?? statementTimeout
             guard statementTimeout >= 0 else { throw CommandError.usage("--statement-timeout must be ≥ 0 seconds") }

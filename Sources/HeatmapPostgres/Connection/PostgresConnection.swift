@@ -27,6 +27,7 @@ public final class PostgresConnection: @unchecked Sendable {
         if let password = getenv("PGPASSWORD").map({ String(cString: $0) }) { secrets.append(password) }
         self.secrets = secrets
         target = conninfo.description
+        if let reason = conninfo.misreadReason { throw .connectionFailed(target: conninfo.description, reason: reason) }
         guard let connection = Self.connect(conninfo) else {
             throw .connectionFailed(target: conninfo.description, reason: "libpq could not allocate a connection")
         }

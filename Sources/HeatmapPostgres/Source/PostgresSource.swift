@@ -230,7 +230,8 @@ public final class PostgresSource: WeightSource {
             """, [quoted])
         return TableLayout(
             table: quoted, x: "heatmap_unit_x(\(lng))", y: "heatmap_unit_y(\(lat))", key: "heatmap_key(\(lat), \(lng))",
-            weight: weight, latitude: lat, longitude: lng, keyIndexed: (indexes.text(0, 0) ?? "0") != "0",
+            weight: PositionSQL.weight(weight, latitude: lat, longitude: lng), latitude: lat, longitude: lng,
+            keyIndexed: (indexes.text(0, 0) ?? "0") != "0",
             imported: false, filter: table.filter)
     }
 }
