@@ -2,13 +2,17 @@
 /// for pixels of zooms 0 to at most 10 (scale 1) or 9 (scale 2), a tile reads one row a pixel
 /// rather than every point under it, as the in-memory index does with its summaries.
 ///
-/// `import` builds them in its transaction (the levels whose cells hold 4 rows or more on
-/// average) and records the finest level and the table's change count in `heatmap_summaries`;
+/// `import` builds them in its transaction (the levels whose cells hold 2 rows or more on
+/// average: a level or two finer than the in-memory index's 4, for M(z)'s kernel bound at
+/// fine zooms, see ``KernelBound``) and records the finest level and the table's change count in `heatmap_summaries`;
 /// ``LiveSummaries``' triggers keep them exact through later writes and move that count
 /// along, and a query uses them only while it is the table's (checked in the same statement).
 enum CellSummaries {
     /// The finest and coarsest levels kept (cells of 2^level units).
     static let levels = 14...24
+
+    /// The fewest rows a kept level's cells hold on average.
+    static let minimumRowsPerCell = 2
 
     /// The summaries' table for a table name (`schema.t` gives `schema.t_cells`).
     static func tableName(for table: String) -> String {
@@ -18,8 +22,8 @@ enum CellSummaries {
     }
 
     /// (Re)builds the summaries of `table` (quoted; `name` its `schema.name`, `rows` its row
-    /// count) into `cells` (quoted), keeping the levels whose cells hold 4 rows or more on
-    /// average (as the index keeps its summaries), and the coarsest always; records the
+    /// count) into `cells` (quoted), keeping the levels whose cells hold
+    /// ``minimumRowsPerCell`` rows or more on average, and the coarsest always; records the
     /// finest level kept and the change count they hold. In the caller's transaction.
     ///
     /// Each level is summed from the rows into a temporary table, coarsest first, until one
@@ -49,7 +53,7 @@ enum CellSummaries {
                     + "\(shifted("min(key)", by: 2 * level)) AS key, sum(weight::float8) AS weight, count(*) AS rows FROM \(table) "
                     + "WHERE weight > 0 GROUP BY 1, 2"
             ).affectedRows
-            if count > rows / 4, level < levels.upperBound { break }
+            if count > rows / minimumRowsPerCell, level < levels.upperBound { break }
             finest = level
         }
         for level in finest...levels.upperBound {

@@ -11,7 +11,8 @@ import HeatmapKit
 /// over the cells within reach of weight × tap(dx) × tap(dy) bounds every pixel of the cell.
 struct KernelBound: Sendable {
     /// The cell levels, coarsest first, each finer than the one before; the last has cells
-    /// of about 2 pixels, whose survivors are searched pixel by pixel.
+    /// of about 4 pixels (2 where the summaries hold them, 8 where they end there), whose
+    /// survivors are searched pixel by pixel.
     let levels: [Int]
     /// The taps of each level (2 × reach + 1, the middle one 1).
     let taps: [[Float]]
@@ -27,12 +28,19 @@ struct KernelBound: Sendable {
         while pixel > 0, (1 << pixel) * space.scale > 1 << shift { pixel -= 1 }
         let coarsest = min(24, pixel + 10)
         guard pixel + 1 >= 2, coarsest > pixel + 4 else { return nil }
-        // Cells of about 1024, 16, 4 and 2 pixels (and the summaries' finest level between,
-        // cheap to read): each row-read level prunes most of what the next would read.
-        var levels = [coarsest, pixel + 4, pixel + 2, pixel + 1]
-        if let summaryFinest, summaryFinest > pixel + 4, summaryFinest < coarsest {
-            levels.append(summaryFinest)
-            levels.sort(by: >)
+        // Cells of about 1024, 16 and 4 pixels (and the summaries' finest level between,
+        // cheap to read): each level prunes most of what the next would read. Cells of 2
+        // pixels only where the summaries hold them: read from the rows, they cost more than
+        // the pixel search they spare. Where the summaries end at 4 or 8 pixels, there.
+        var levels = [coarsest, pixel + 4, pixel + 2]
+        if let summaryFinest {
+            if summaryFinest > pixel + 4, summaryFinest < coarsest {
+                levels.insert(summaryFinest, at: 1)
+            } else if summaryFinest == pixel + 3 {
+                levels[2] = summaryFinest
+            } else if summaryFinest <= pixel + 1 {
+                levels.append(pixel + 1)
+            }
         }
         self.firstFine = pixel + 4
         self.levels = levels

@@ -50,6 +50,9 @@ struct KernelSearch {
     let margin: Float = 1 + 1e-3
     var best: Float = 0
     var place: PixelRect?
+    /// The pixels searched exactly so far (columns may run past the world's edges): none
+    /// brighter than the best.
+    var searched: [(columns: ClosedRange<Int>, rows: ClosedRange<Int>)] = []
 
     init(
         source: PostgresSource, space: PixelSpace, kernel: GaussianKernel, plan: KernelBound,
@@ -70,12 +73,12 @@ struct KernelSearch {
         if summarized {
             let top = try source.cellWeights(level: coarse, minimum: 0, limit: 3, on: connection)
             guard !top.isEmpty else { return (0, nil) }
-            for cell in top { try dive(from: cell) }
+            try dive(from: top)
             first = try source.cellWeights(level: coarse, minimum: threshold(0), on: connection)
         } else {
             first = try source.cellWeights(level: coarse, minimum: 0, on: connection)
             guard !first.isEmpty else { return (0, nil) }
-            for cell in first.sorted(by: { $0.weight > $1.weight }).prefix(3) { try dive(from: cell) }
+            try dive(from: Array(first.sorted(by: { $0.weight > $1.weight }).prefix(3)))
         }
         // Level 0: every cell within reach of a cell returned.
         var cells = CellWeights(first)
@@ -192,17 +195,23 @@ struct KernelSearch {
         return Array(found)
     }
 
-    /// Follows the heaviest cell of each finer level down from `cell` (of the coarsest
-    /// level), then searches the pixels around the fine cell reached: raises the best.
-    mutating func dive(from cell: (x: UInt64, y: UInt64, weight: Double)) throws(PostgresError) {
-        var current = cell
-        for stage in 1..<plan.levels.count {
-            let children = try source.cellWeights(
-                level: plan.levels[stage], within: [current.y << 32 | current.x], withinLevel: plan.levels[stage - 1],
-                minimum: 0, limit: 1, on: connection)
-            guard let heaviest = children.first else { return }
-            current = heaviest
+    /// Follows the heaviest cell of each finer level down from each of `cells` (of the
+    /// coarsest level), then searches the pixels around the heaviest fine cell reached (one
+    /// pixel search, the costly part where a fine cell lies in a dense cluster): raises the best.
+    mutating func dive(from cells: [(x: UInt64, y: UInt64, weight: Double)]) throws(PostgresError) {
+        var reached: [(x: UInt64, y: UInt64, weight: Double)] = []
+        for cell in cells {
+            var current: (x: UInt64, y: UInt64, weight: Double)? = cell
+            for stage in 1..<plan.levels.count {
+                guard let parent = current else { break }
+                current = try source.cellWeights(
+                    level: plan.levels[stage], within: [parent.y << 32 | parent.x],
+                    withinLevel: plan.levels[stage - 1], minimum: 0, limit: 1, on: connection
+                ).first
+            }
+            if let current { reached.append(current) }
         }
+        guard let current = reached.max(by: { $0.weight < $1.weight }) else { return }
         let level = UInt64(plan.levels[plan.levels.count - 1])
         let columns = space.pixel(ofUnit: current.x << level)...space.pixel(ofUnit: ((current.x + 1) << level) - 1)
         let rows = space.pixel(ofUnit: current.y << level)...space.pixel(ofUnit: ((current.y + 1) << level) - 1)
@@ -215,11 +224,24 @@ struct KernelSearch {
     /// edges): raises the best, and notes where.
     mutating func search(columns: ClosedRange<Int>, rows: ClosedRange<Int>) throws(PostgresError) {
         let found = try source.regionMaximum(columns: columns, rows: rows, space: space, kernel: kernel, on: connection)
+        searched.append((columns, rows))
         if found > best {
             best = found
             place = PixelRect(
                 x: columns.lowerBound - kernel.radius, y: rows.lowerBound - kernel.radius,
                 width: columns.count + 2 * kernel.radius, height: rows.count + 2 * kernel.radius)
+        }
+    }
+
+    /// Whether every pixel of `columns` × `rows` (inside the world) lies in one area searched
+    /// exactly already.
+    func isSearched(columns: ClosedRange<Int>, rows: ClosedRange<Int>) -> Bool {
+        let world = space.worldSize
+        return searched.contains { area in
+            area.rows.contains(rows.lowerBound) && area.rows.contains(rows.upperBound)
+                && [-world, 0, world].contains { copy in
+                    area.columns.contains(columns.lowerBound + copy) && area.columns.contains(columns.upperBound + copy)
+                }
         }
     }
 
@@ -233,6 +255,8 @@ struct KernelSearch {
             let y = cell >> 32
             let columns = space.pixel(ofUnit: x << shift)...space.pixel(ofUnit: ((x + 1) << shift) - 1)
             let rows = space.pixel(ofUnit: y << shift)...space.pixel(ofUnit: ((y + 1) << shift) - 1)
+            // Pixels a dive searched already are no brighter than the best.
+            guard !isSearched(columns: columns, rows: rows) else { continue }
             let key = UInt64(rows.lowerBound >> 8) << 32 | UInt64(columns.lowerBound >> 8)
             if let old = regions[key] {
                 regions[key] = (

@@ -30,6 +30,10 @@ extension PostgresSource {
         guard Self.regionZooms.contains(space.zoom), layout.keyIndexed, layout.partitionShift == nil else {
             return nil
         }
+        // The search's statements are many and short, and their costs are inflated by
+        // `enable_sort`/`enable_hashagg` off: PostgreSQL's JIT would compile each of them,
+        // about a second apiece under load (its own run rarely takes that long).
+        try connection.execute("SELECT set_config('jit', 'off', true)")
         switch search {
         case .kernel: return try kernelMaximum(space: space, kernel: kernel, on: connection)
         case .pruned: return try prunedMaximum(space: space, kernel: kernel, on: connection).map { ($0, nil) }
