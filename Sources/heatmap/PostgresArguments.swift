@@ -46,7 +46,11 @@ enum PostgresArguments {
         } catch {
             throw CommandError(error.description)
         }
-        if let statement = source.suggestedIndex {
+        if source.suggestedIndex != nil, (try? source.isView()) == true {
+            StandardStreams.error(
+                "heatmap: \(table.name) is a view, which takes no index, so every tile reads all the rows it "
+                    + "selects; for fast tiles, import them (heatmap import) or draw from a table with the index\n")
+        } else if let statement = source.suggestedIndex {
             StandardStreams.error(
                 "heatmap: table \(table.name) has no index on its positions, so every tile reads the whole "
                     + "table; this makes tiles fast:\n    \(statement)\n")
