@@ -66,9 +66,7 @@ extension JSONRecordInterpreter {
             guard values.count >= 2, let longitude = tape.numberValue(values[0]),
                 let latitude = tape.numberValue(values[1])
             else {
-                try reject(
-                    position, label, "a position must be [longitude, latitude], found \(tape.describe(position))",
-                    &collector)
+                try reject(position, label, positionProblem(position, values: values), &collector)
                 continue
             }
             try add(
