@@ -22,8 +22,12 @@ final class ConnectionPool: Sendable {
     /// table's GROUP BY runs on its shards (see PostgresSource+Partitions). Without sorts, a
     /// tile's GROUP BY hashes: the prepared statement's generic plan expects a few rows, and
     /// sorting every row of a dense tile was 40% of its time in the database (the statements
-    /// that need an order still sort: nothing else gives it).
-    static let sessionSettings = [("enable_partitionwise_aggregate", "on"), ("enable_sort", "off")]
+    /// that need an order still sort: nothing else gives it). Without JIT: the costs that
+    /// `enable_sort` off inflates pass JIT's thresholds, and PostgreSQL compiled tile
+    /// statements of a few rows (about 0.1 s each in its log; the M(z) search turns it off too).
+    static let sessionSettings = [
+        ("enable_partitionwise_aggregate", "on"), ("enable_sort", "off"), ("jit", "off"),
+    ]
 
     init(conninfo: ConnectionString, statementTimeoutMilliseconds: Int) {
         self.conninfo = conninfo
