@@ -88,7 +88,10 @@ import Testing
                 }
                 return
             }
-            guard let client = try? server.client() else { return }
+            // A generous timeout: under CI's load a render after a reload (a new M(z) per radius
+            // on a debug build) once took longer than the default 10 s, and the test is about
+            // whole versions, not speed.
+            guard let client = try? server.client(timeout: 60) else { return }
             for i in 0..<40 {
                 let suffix = i % 3 == 0 ? "" : "?radius=\(20 + i % 7)"
                 let response = try? client.get(path + suffix)
@@ -96,7 +99,7 @@ import Testing
                 if suffix.isEmpty, let etag = response?.header("ETag") { etags.withLock { _ = $0.insert(etag) } }
             }
         }
-        #expect(statuses.withLock { $0 }.allSatisfy { $0 == 200 })
+        #expect(statuses.withLock { $0 }.filter { $0 != 200 } == [])
         // Only whole versions were ever drawn: the full data's tile or the smaller data's.
         let seen = etags.withLock { $0 }
         #expect(seen.count <= 2)

@@ -94,7 +94,7 @@ import Testing
             ),
             (
                 "{\"type\": \"Point\", \"coordinates\": [1]}",
-                "p.json:1:34: a position must be [longitude, latitude], found an array"
+                "p.json:1:34: a position must be [longitude, latitude], found an array of 1 value"
             ),
             (
                 "{\"type\": \"Point\", \"coordinates\": [1, 95]}",
