@@ -35,22 +35,15 @@ extension GatheredCells {
         defer { band.deallocate() }
         band.initialize(repeating: 0, count: bandRows * outWidth)
         var maximum: Float = 0
-        storage.withUnsafeBufferPointer { cellBuffer in
-            rowChunks.withUnsafeBufferPointer { chunkBuffer in
-                rowCounts.withUnsafeBufferPointer { countBuffer in
-                    guard let cells = cellBuffer.baseAddress, let chunks = chunkBuffer.baseAddress,
-                        let counts = countBuffer.baseAddress
-                    else { return }
-                    var strip = ConvolutionStrip(
-                        cells: cells, stride: stride, rowChunks: chunks, rowCounts: counts, chunkShift: chunkShift,
-                        width: width, height: height, taps: tap, radius: r, output: band, outputWidth: outWidth,
-                        firstBlock: 0, blockCount: blocks)
-                    strip.bandRows = bandRows
-                    maximum = strip.run { first, rows in
-                        body(band, first, rows)
-                        band.update(repeating: 0, count: rows * outWidth)
-                    }
-                }
+        withCellPointers { cells, chunks, counts in
+            var strip = ConvolutionStrip(
+                cells: cells, stride: stride, rowChunks: chunks, rowCounts: counts, chunkShift: chunkShift,
+                width: width, height: height, taps: tap, radius: r, output: band, outputWidth: outWidth,
+                firstBlock: 0, blockCount: blocks)
+            strip.bandRows = bandRows
+            maximum = strip.run { first, rows in
+                body(band, first, rows)
+                band.update(repeating: 0, count: rows * outWidth)
             }
         }
         return maximum

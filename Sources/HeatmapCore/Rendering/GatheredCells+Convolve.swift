@@ -21,25 +21,35 @@ extension GatheredCells {
         else { return 0 }
         let blocks = (outWidth + Self.blockWidth - 1) / Self.blockWidth
         var maximum: Float = 0
+        withCellPointers { cells, chunks, counts in
+            var first = 0
+            while first < blocks {
+                let count = min(64, blocks - first)
+                let strip = ConvolutionStrip(
+                    cells: cells, stride: stride, rowChunks: chunks, rowCounts: counts,
+                    chunkShift: chunkShift, width: width, height: height, taps: tap, radius: r,
+                    output: output, outputWidth: outWidth, firstBlock: first, blockCount: count)
+                maximum = max(maximum, strip.run())
+                first += count
+            }
+        }
+        return maximum
+    }
+
+    /// Calls `body` with the base addresses of the weights, the row chunks and the row counts
+    /// (the three arrays the convolution strips read); not at all if one has no storage.
+    func withCellPointers(
+        _ body: (UnsafePointer<Float>, UnsafePointer<UInt64>, UnsafePointer<Int32>) -> Void
+    ) {
         storage.withUnsafeBufferPointer { cellBuffer in
             rowChunks.withUnsafeBufferPointer { chunkBuffer in
                 rowCounts.withUnsafeBufferPointer { countBuffer in
                     guard let cells = cellBuffer.baseAddress, let chunks = chunkBuffer.baseAddress,
                         let counts = countBuffer.baseAddress
                     else { return }
-                    var first = 0
-                    while first < blocks {
-                        let count = min(64, blocks - first)
-                        let strip = ConvolutionStrip(
-                            cells: cells, stride: stride, rowChunks: chunks, rowCounts: counts,
-                            chunkShift: chunkShift, width: width, height: height, taps: tap, radius: r,
-                            output: output, outputWidth: outWidth, firstBlock: first, blockCount: count)
-                        maximum = max(maximum, strip.run())
-                        first += count
-                    }
+                    body(cells, chunks, counts)
                 }
             }
         }
-        return maximum
     }
 }
