@@ -104,10 +104,10 @@ extension CSVPointParser {
     mutating func readRow(_ record: Range<Int>, line: Int, into collector: inout PointCollector)
         throws(PointFileError)
     {
-        if let problem = split(record, limit: columns.needed) {
+        if let problem = split(record, limit: neededFields) {
             return try collector.reject(line: line, problem)
         }
-        guard fields.count >= columns.needed else {
+        guard fields.count >= neededFields else {
             let missing = [
                 (columns.latitude, "latitude"), (columns.longitude, "longitude"), (columns.weight ?? -1, "weight"),
                 (columns.value ?? -1, "value"),
@@ -154,7 +154,7 @@ extension CSVPointParser {
             collector.pendingValue = value
         }
         if hasMoreFieldsThanHeader(record) {
-            if collector.longRows.count == 0 { collector.longRows = (0, line, columns.names.count) }
+            if collector.longRows.count == 0 { collector.longRows = (0, line, headerFields) }
             collector.longRows.count += 1
         }
         try collector.add(latitude: latitude, longitude: longitude, weight: weight)

@@ -6,10 +6,10 @@ extension CSVPointParser {
     /// split saw whether more follows); otherwise the rest of the record is scanned for its
     /// delimiters outside quotes, up to one more than the header's remaining columns.
     func hasMoreFieldsThanHeader(_ record: Range<Int>) -> Bool {
-        let beyond = fields.count - columns.needed
+        let beyond = fields.count - neededFields
         let rest = restStart..<record.upperBound
         if beyond <= 0 && rest.isEmpty { return false }
-        let allowed = columns.names.count - columns.needed
+        let allowed = headerFields - neededFields
         if allowed <= 0 { return true }
         // The split ended on an empty last field: that was the record's last field.
         if beyond > 0 { return beyond > allowed }

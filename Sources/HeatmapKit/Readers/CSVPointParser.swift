@@ -11,7 +11,16 @@ struct CSVPointParser {
     let delimiter: UInt8
     /// The line the next record starts on.
     var line = 1
-    var columns = CSVColumns(latitude: 0, longitude: 0, weight: nil, names: [])
+    var columns = CSVColumns(latitude: 0, longitude: 0, weight: nil, names: []) {
+        didSet {
+            neededFields = columns.needed
+            headerFields = columns.names.count
+        }
+    }
+    /// ``CSVColumns/needed`` and the header's field count, kept beside the columns: the row
+    /// loop reads them for every row.
+    var neededFields = 1
+    var headerFields = 0
     var fields: [Range<Int>] = []
     /// Where the last ``split(_:limit:)`` stopped: the start of the fields it left unsplit,
     /// or the record's end.
