@@ -90,8 +90,14 @@ enum ShardedBenchmark {
             let space = try PixelSpace(zoom: zoom, scale: 1)
             let kernel = GaussianKernel(radius: 20)
             var values: [Float] = [0, 0]
-            let a = try Measure.seconds { values[0] = try one.maximumIntensity(space: space, kernel: kernel) } * 1000
-            let b = try Measure.seconds { values[1] = try many.maximumIntensity(space: space, kernel: kernel) } * 1000
+            let a =
+                try Measure.seconds {
+                    values[0] = try one.maximumIntensity(space: space, kernel: kernel, search: .kernel)
+                } * 1000
+            let b =
+                try Measure.seconds {
+                    values[1] = try many.maximumIntensity(space: space, kernel: kernel, search: .kernel)
+                } * 1000
             let same = abs(values[0] - values[1]) <= 1e-6 * values[0]
             normalization.append(
                 ShardedNormalizationMeasurement(zoom: zoom, singleMilliseconds: a, shardedMilliseconds: b, same: same))

@@ -130,7 +130,9 @@ public enum PostgresAttach {
         try coordinator.execute("BEGIN")
         do throws(PostgresError) {
             try coordinator.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
-            for statement in ChangeCounter.sharedStatements { try coordinator.execute(statement) }
+            for statement in ChangeCounter.sharedStatements + [MaximumStore.createStatement] {
+                try coordinator.execute(statement)
+            }
             try replaceCounter(on: quoted, base: base, connection: coordinator)
             for statement in ShardChangeLog.coordinatorStatements(table: table, logs: logs) {
                 try coordinator.execute(statement)

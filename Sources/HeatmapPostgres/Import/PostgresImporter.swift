@@ -50,7 +50,7 @@ public final class PostgresImporter {
         try PositionSQL.install(
             on: connection,
             extra: ChangeCounter.sharedStatements + [
-                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement,
+                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement, MaximumStore.createStatement,
             ])
         try connection.execute("BEGIN")
         do throws(PostgresError) {

@@ -46,7 +46,7 @@ final class ShardedLoad {
         try PositionSQL.install(
             on: connection,
             extra: ChangeCounter.sharedStatements + [
-                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement,
+                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement, MaximumStore.createStatement,
                 "CREATE EXTENSION IF NOT EXISTS postgres_fdw",
             ])
         if mode == .create {

@@ -35,26 +35,13 @@ final class MaximumPlaces: Sendable {
 }
 
 extension PostgresSource {
-    /// Notes where a version's M(z) lies, for the partial updates after it.
-    func remember(_ found: (value: Float, place: PixelRect?), space: PixelSpace, kernel: GaussianKernel) {
-        guard let count = pinnedChangeCount, let place = found.place else { return }
-        hooks.places.record(
-            found.value, place: place, count: count,
-            slot: MaximumSlotKey(zoom: space.zoom, scale: space.scale, reach: kernel.radius))
-    }
-}
-
-extension PostgresSource {
     /// M(z) and where it was found (`nil` where the search from the root found it), in one
-    /// snapshot, as ``maximumIntensity(space:kernel:)``.
+    /// snapshot, as ``maximumIntensity(space:kernel:)`` (or kept in `heatmap_maxima`).
     func maximumWithPlace(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
         -> (value: Float, place: PixelRect?)
     {
-        try inSnapshot { (connection) throws(PostgresError) in
-            if let regional = try regionalMaximum(space: space, kernel: kernel, on: connection) { return regional }
-            let value = try SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
-                .maximumIntensity(space: space, kernel: kernel)
-            return (value, nil)
+        try keptOrSearchedMaximum(space: space, kernel: kernel) { (connection) throws(PostgresError) in
+            try searchedMaximum(space: space, kernel: kernel, search: .kernel, on: connection)
         }
     }
 }

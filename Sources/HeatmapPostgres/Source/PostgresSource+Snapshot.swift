@@ -13,6 +13,8 @@ final class SourceHooks: Sendable {
     let tileStatements = TileStatements()
     /// Where the versions' M(z) values lie.
     let places = MaximumPlaces()
+    /// The M(z) values kept in the database, and what the source may do with them.
+    let maximumStore = MaximumStore()
 }
 
 /// One connection, used by one thread at a time.
@@ -97,24 +99,31 @@ extension PostgresSource {
 
     /// M(z), exact, all of its statements in one snapshot (each within the statement timeout):
     /// region by region at fine zooms (see ``regionalMaximum(space:kernel:on:)``), else by the
-    /// branch and bound from the root over the table's pixel weights.
+    /// branch and bound from the root over the table's pixel weights; or the value kept in
+    /// `heatmap_maxima` for the snapshot's change count (see ``MaximumStore``), and kept there
+    /// when searched.
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
-        try maximumIntensity(space: space, kernel: kernel, search: .kernel)
+        try keptOrSearchedMaximum(space: space, kernel: kernel) { (connection) throws(PostgresError) in
+            try searchedMaximum(space: space, kernel: kernel, search: .kernel, on: connection)
+        }.value
     }
 
     /// M(z) as ``maximumIntensity(space:kernel:)`` finds it, by the regional search `search`
-    /// (the benchmark compares them; the answer is the same).
+    /// (the benchmark compares them; the answer is the same). It always searches: it neither
+    /// reads nor writes `heatmap_maxima`.
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch)
         throws(PostgresError) -> Float
     {
-        try inSnapshot { (connection) throws(PostgresError) in
-            if let regional = try regionalMaximum(space: space, kernel: kernel, search: search, on: connection) {
-                remember(regional, space: space, kernel: kernel)
-                return regional.value
-            }
-            return try SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
-                .maximumIntensity(space: space, kernel: kernel)
+        let found = try inSnapshot { (connection) throws(PostgresError) in
+            try searchedMaximum(space: space, kernel: kernel, search: search, on: connection)
         }
+        hooks.maximumStore.searches.add(1, ordering: .relaxed)
+        if let place = found.place, let count = pinnedChangeCount {
+            hooks.places.record(
+                found.value, place: place, count: count,
+                slot: MaximumSlotKey(zoom: space.zoom, scale: space.scale, reach: kernel.radius))
+        }
+        return found.value
     }
 
     /// Runs `body` on a pooled connection inside a `REPEATABLE READ READ ONLY` transaction:
