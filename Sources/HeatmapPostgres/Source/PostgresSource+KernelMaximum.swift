@@ -223,7 +223,7 @@ struct KernelSearch {
     /// The exact search of the pixels `columns` × `rows` (columns may run past the world's
     /// edges): raises the best, and notes where.
     mutating func search(columns: ClosedRange<Int>, rows: ClosedRange<Int>) throws(PostgresError) {
-        let found = try source.regionMaximum(columns: columns, rows: rows, space: space, kernel: kernel, on: connection)
+        let found = try source.pixelMaximum(columns: columns, rows: rows, space: space, kernel: kernel, on: connection)
         searched.append((columns, rows))
         if found > best {
             best = found
