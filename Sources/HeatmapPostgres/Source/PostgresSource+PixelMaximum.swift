@@ -2,15 +2,17 @@ import HeatmapKit
 
 extension PostgresSource {
     /// The largest intensity of the pixels `columns` × `rows` (columns may run past the
-    /// world's edges by less than a world, rows inside it), exact: the weight of every occupied
-    /// pixel of the rectangle padded by the kernel's reach (the statements tiles use, one per
-    /// copy of the world the columns overlap), convolved in memory as a tile's are.
+    /// world's edges by less than a world, rows inside it) and of the padding around them:
+    /// exact for those pixels, a lower bound in the padding. The weight of every occupied pixel
+    /// of the rectangle padded by the kernel's reach (the statements tiles use, one per copy of
+    /// the world the columns overlap), convolved in memory over that padded rectangle as a
+    /// tile's are.
     ///
     /// The convolution sums in a canonical order whatever the occupancy around a pixel (see
-    /// `GatheredCells.convolve`), so each pixel's intensity is the one the in-memory
-    /// stand-in of ``regionMaximum(columns:rows:space:kernel:on:)`` finds for it, bit for bit,
-    /// without building an index of the pixels; the padding's pixels, which that stand-in
-    /// bounds from below, are not computed.
+    /// `GatheredCells.convolve`), so each pixel's value is the one the in-memory stand-in of
+    /// ``regionMaximum(columns:rows:space:kernel:on:)`` finds for it, bit for bit, without
+    /// building an index of the pixels; the padding's values (the weights beyond it are not
+    /// read) are lower bounds there too, which raise the best early as they did.
     func pixelMaximum(
         columns pixelColumns: ClosedRange<Int>, rows pixelRows: ClosedRange<Int>, space: PixelSpace,
         kernel: GaussianKernel, on connection: PostgresConnection
@@ -48,7 +50,9 @@ extension PostgresSource {
         }
         guard !pixels.isEmpty else { return 0 }
         let rect = PixelRect(
-            x: pixelColumns.lowerBound, y: top, width: pixelColumns.count, height: bottom - top + 1)
+            x: pixelColumns.lowerBound - kernel.radius, y: rows.lowerBound,
+            width: pixelColumns.count + 2 * kernel.radius,
+            height: rows.count)
         return CellWeights(pixels).intensity(in: rect, space: space, kernel: kernel).maximum
     }
 }
