@@ -71,7 +71,7 @@ struct KernelSearch {
         let coarse = plan.levels[0]
         var first: [(x: UInt64, y: UInt64, weight: Double)]
         if summarized {
-            let top = try source.cellWeights(level: coarse, minimum: 0, limit: 3, on: connection)
+            let top = try heaviestCells(level: coarse)
             guard !top.isEmpty else { return (0, nil) }
             try dive(from: top)
             first = try source.cellWeights(level: coarse, minimum: threshold(0), on: connection)
@@ -180,21 +180,6 @@ struct KernelSearch {
             height: max(a.y + a.height, b.y + b.height) - y0)
     }
 
-    /// The packed cells within `reach` cells of `cells` (columns wrap, rows stop at the poles).
-    static func neighbourhood(of cells: Dictionary<UInt64, Float>.Keys, reach: Int, columns: Int) -> [UInt64] {
-        var found = Set<UInt64>()
-        for cell in cells {
-            let x = Int(cell & 0xFFFF_FFFF)
-            let y = Int(cell >> 32)
-            for dy in -reach...reach where y + dy >= 0 && y + dy < columns {
-                for dx in -reach...reach {
-                    found.insert(UInt64(y + dy) << 32 | UInt64(((x + dx) % columns + columns) % columns))
-                }
-            }
-        }
-        return Array(found)
-    }
-
     /// Follows the heaviest cell of each finer level down from each of `cells` (of the
     /// coarsest level), then searches the pixels around the heaviest fine cell reached (one
     /// pixel search, the costly part where a fine cell lies in a dense cluster): raises the best.
@@ -223,7 +208,7 @@ struct KernelSearch {
     /// The exact search of the pixels `columns` × `rows` (columns may run past the world's
     /// edges): raises the best, and notes where.
     mutating func search(columns: ClosedRange<Int>, rows: ClosedRange<Int>) throws(PostgresError) {
-        let found = try source.regionMaximum(columns: columns, rows: rows, space: space, kernel: kernel, on: connection)
+        let found = try source.pixelMaximum(columns: columns, rows: rows, space: space, kernel: kernel, on: connection)
         searched.append((columns, rows))
         if found > best {
             best = found
