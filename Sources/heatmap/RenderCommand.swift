@@ -193,8 +193,12 @@ struct RenderCommand {
             progress.total.store(try walk.counted { !progress.isStopping }, ordering: .relaxed)
         } catch {
             display.stop()
-            _ = sink.stop()
-            throw CommandError(failed("finding the tiles: \(error.description)"))
+            // The output is made already (its metadata, no tile): say so, as a failed render does.
+            let left =
+                sink.stop()
+                ? "\(output) is kept with no tile yet: --resume continues it, --force starts again"
+                : "no output was left"
+            throw CommandError(failed("finding the tiles: \(error.description); \(left)"))
         }
         display.start()
         let renderer = PyramidRenderer(layer: layer, walk: walk, scale: scale, jobs: jobs)
