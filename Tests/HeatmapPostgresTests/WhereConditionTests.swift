@@ -36,6 +36,26 @@ import Testing
         #expect(SQLCondition.problem(in: text) == nil, "\(text)")
     }
 
+    @Test(
+        "random texts of quotes, dollars, dashes, slashes and parentheses: an answer, never a trap; a refused one says why"
+    )
+    func randomTexts() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("()'\"$-/*;\nEe_a1 \\t$$")
+        var refused = 0
+        for _ in 0..<3000 {
+            let length = Int.random(in: 0...24, using: &generator)
+            let text = String((0..<length).map { _ in alphabet.randomElement(using: &generator) ?? "a" })
+            if let problem = SQLCondition.problem(in: text) {
+                refused += 1
+                #expect(!problem.isEmpty, "\(text)")
+            }
+            // Balanced parentheses around anything accepted are accepted too.
+            if SQLCondition.problem(in: text) == nil { #expect(SQLCondition.problem(in: "(" + text + ")") == nil) }
+        }
+        #expect(refused > 0)
+    }
+
     @Test("a table's --where is checked when the source connects: quoted, PostgreSQL's message, no detail")
     func checkedAtConnect() throws {
         guard let cluster = try TestCluster.require() else { return }
