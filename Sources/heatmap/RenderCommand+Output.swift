@@ -11,7 +11,10 @@ extension RenderCommand {
             do {
                 legends[String(zoom)] = TileLegend(try layer.legend(zoom: zoom, scale: scale))
             } catch {
-                throw CommandError(error.description)
+                // Before any tile: the output is not opened yet.
+                throw CommandError(
+                    "the colour scale of zoom \(zoom) (M(z), found before the tiles): \(error.description); "
+                        + "nothing was written to \(output)")
             }
         }
         return legends

@@ -38,7 +38,8 @@ extension RenderCommand {
             source = base.pinned(toChangeCount: count)
             extent = try source.extent(sampling: false)
         } catch {
-            throw CommandError(error.description)
+            throw CommandError(
+                "reading table \(table.name)'s extent: \(error.description); nothing was written to \(output)")
         }
         if count == nil, !quiet {
             StandardStreams.error(
@@ -55,7 +56,8 @@ extension RenderCommand {
                 (zoom) throws(HeatmapError) in try layer.kernelRadius(zoom: zoom, scale: scale)
             }
         } catch {
-            throw CommandError(error.description)
+            throw CommandError(
+                "finding the tiles of table \(table.name): \(error.description); nothing was written to \(output)")
         }
         var options = recorded
         options["points"] = String(extent.rows)

@@ -28,7 +28,7 @@ struct RenderCommand {
           --scale S          1, 2 or 3: tiles of 256, 512 or 768 pixels (default 1)
           --bounds W,S,E,N   only the tiles that meet this area (degrees; W > E crosses 180°)
           --jobs N           render threads (default: every core)
-          --name, --attribution   the tile set's name (default: DATA's) and attribution
+          --name, --attribution   the tile set's name (default: DATA's, the output's for -) and attribution
           --quiet            no progress and no summary, only errors
           --force            replace an existing output
           --resume           continue an interrupted render into MBTiles or a folder, same options
@@ -106,7 +106,7 @@ struct RenderCommand {
         if let text = list.text("bounds") { area = TileArea(try Self.bounds(text)) }
         jobs = try list.integer("jobs") ?? ProcessInfo.processInfo.activeProcessorCount
         guard (1...1024).contains(jobs) else { throw .usage("--jobs is 1...1024, got \(jobs)") }
-        name = list.text("name") ?? ServeCommand.layerName(dataPath)
+        name = list.text("name") ?? Self.defaultName(data: dataPath, output: output)
         attribution = list.text("attribution") ?? ""
         quiet = list.flag("quiet")
         if list.flag("force") && list.flag("resume") { throw .usage("--force and --resume exclude each other") }
@@ -193,8 +193,12 @@ struct RenderCommand {
             progress.total.store(try walk.counted { !progress.isStopping }, ordering: .relaxed)
         } catch {
             display.stop()
-            _ = sink.stop()
-            throw CommandError(failed("finding the tiles: \(error.description)"))
+            // The output is made already (its metadata, no tile): say so, as a failed render does.
+            let left =
+                sink.stop()
+                ? "\(output) is kept with no tile yet: --resume continues it, --force starts again"
+                : "no output was left"
+            throw CommandError(failed("finding the tiles: \(error.description); \(left)"))
         }
         display.start()
         let renderer = PyramidRenderer(layer: layer, walk: walk, scale: scale, jobs: jobs)

@@ -20,3 +20,14 @@ extension HeatmapError {
         }
     }
 }
+
+extension HeatmapError {
+    /// Whether this is a source's failure or timeout (``sourceFailed(_:)``,
+    /// ``sourceTimedOut(_:)``), whose text may name the database's host, user, table or SQL.
+    public var isSourceFailure: Bool {
+        switch self {
+        case .sourceFailed, .sourceTimedOut: return true
+        default: return false
+        }
+    }
+}

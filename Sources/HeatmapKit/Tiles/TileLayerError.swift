@@ -16,6 +16,10 @@ public enum TileLayerError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidLayer(String)
     /// A static image's viewport is unusable; the text says why.
     case invalidViewport(String)
+    /// A heatmap layer's source (a database) failed or timed out; `error` is its
+    /// ``HeatmapError/sourceFailed(_:)`` or ``HeatmapError/sourceTimedOut(_:)``, kept whole so a
+    /// server can answer 503 without the detail.
+    case sourceFailed(layer: String, error: HeatmapError)
 
     /// A sentence for the user: which layer, what was wrong.
     public var description: String {
@@ -37,6 +41,8 @@ public enum TileLayerError: Error, Sendable, Hashable, CustomStringConvertible {
             return reason
         case .invalidViewport(let reason):
             return "invalid viewport: \(reason)"
+        case .sourceFailed(let layer, let error):
+            return "layer \(layer): \(error.description)"
         }
     }
 }

@@ -147,6 +147,8 @@ public final class TileStack: TileLayer {
             return try body()
         } catch let error as TileLayerError {
             throw error  // names the layer already
+        } catch let error as HeatmapError where error.isSourceFailure {
+            throw .sourceFailed(layer: layer.name, error: error)
         } catch {
             throw .layerFailed(layer: layer.name, reason: "\(error)")
         }
@@ -159,6 +161,8 @@ public final class TileStack: TileLayer {
             return try await body()
         } catch let error as TileLayerError {
             throw error  // names the layer already
+        } catch let error as HeatmapError where error.isSourceFailure {
+            throw .sourceFailed(layer: layer.name, error: error)
         } catch {
             throw .layerFailed(layer: layer.name, reason: "\(error)")
         }

@@ -10,14 +10,19 @@ extension ConnectionString {
         ("keepalives", "1"), ("keepalives_idle", "30"), ("keepalives_interval", "10"), ("keepalives_count", "3"),
     ]
 
-    /// The keyword and value arrays for `PQconnectdbParams`: the keepalive defaults the user
+    /// How long opening a connection may take (libpq's `connect_timeout`, seconds) unless the
+    /// user sets it: without one, a server that accepts the connection but never answers (a
+    /// stopped process, a proxy in front of nothing) holds the caller forever.
+    static let connectTimeoutDefault = (keyword: "connect_timeout", value: "10")
+
+    /// The keyword and value arrays for `PQconnectdbParams`: the keepalive and connect-timeout defaults the user
     /// left unset (neither in the string nor through a `PG*` variable libpq reads for them),
     /// then `dbname` holding the user's string, which libpq expands and which so overrides
     /// anything before it.
     var connectParameters: [(keyword: String, value: String)] {
         let given = Set((options ?? []).map(\.keyword))
         let environment = Self.environmentVariables
-        let defaults = Self.keepaliveDefaults.filter { option in
+        let defaults = (Self.keepaliveDefaults + [Self.connectTimeoutDefault]).filter { option in
             guard !given.contains(option.keyword) else { return false }
             guard let variable = environment[option.keyword] else { return true }
             return getenv(variable) == nil

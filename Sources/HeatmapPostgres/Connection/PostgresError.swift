@@ -27,6 +27,9 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
     case geometryUnusable(table: String, column: String, reason: String)
     /// `import --attach` cannot give the table a change log; the reason says why and what to do.
     case cannotAttach(table: String, reason: String)
+    /// The row condition (`--where`) is not one valid SQL condition on the table; the reason
+    /// says why (PostgreSQL's message, without the statement or any connection detail).
+    case invalidFilter(filter: String, reason: String)
 
     /// A sentence for the user.
     public var description: String {
@@ -53,6 +56,8 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
             return "table \(table), column \(column): \(reason)"
         case .cannotAttach(let table, let reason):
             return "table \(table): cannot attach the change log: \(reason)"
+        case .invalidFilter(let filter, let reason):
+            return "--where \"\(filter)\" is not a valid SQL condition: \(reason)"
         }
     }
 

@@ -97,6 +97,7 @@ enum ShardChangeLog {
             seen bigint NOT NULL, PRIMARY KEY (table_name, log))
             """,
             gatherFunction,
+            gatherCallStatement,
         ]
         var logs: [String] = []
         for (index, shardLog) in shardLogs.enumerated() {

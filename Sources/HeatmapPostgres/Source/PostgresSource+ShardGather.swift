@@ -2,36 +2,55 @@ extension PostgresSource {
     /// For a table sharded with a change log (`import --shard`, or `import --attach` on one
     /// sharded by hand): whether a shard's log holds rows the coordinator has not gathered yet
     /// (rows written on the shard directly, which the coordinator's count does not see), and
-    /// if so an empty statement on the table (`DELETE … WHERE false`), whose gathering trigger
-    /// copies them into the coordinator's log under a new change count. That needs `DELETE` on
-    /// the table; without it the shards' rows show with the next statement through the
-    /// coordinator, as before. ``PostgresChangeWatcher`` calls it before each poll of the count.
+    /// if so `SELECT heatmap_gather(T)` on the coordinator, which copies them into its log under
+    /// a new change count (needs `EXECUTE` on the function; see
+    /// ``ShardChangeLog/gatherCallFunction``). Where the function is missing (a table imported
+    /// before it) or not granted, an empty statement on the table (`DELETE … WHERE false`), whose
+    /// gathering trigger does the same, as before (needs `DELETE`); without either the shards'
+    /// rows show with the next statement through the coordinator. ``PostgresChangeWatcher``
+    /// calls it before each poll of the count.
     ///
     /// - Returns: whether rows were gathered (the count moved).
     @discardableResult
     public func gatherShardChanges() throws(PostgresError) -> Bool {
         guard layout.imported, layout.partitionShift != nil, !layout.qualifiedName.isEmpty else { return false }
         return try pool.with { (connection) throws(PostgresError) -> Bool in
-            let exists = try connection.execute("SELECT to_regclass('heatmap_shard_logs') IS NOT NULL")
+            let exists = try connection.execute(
+                "SELECT to_regclass('heatmap_shard_logs') IS NOT NULL, "
+                    + "to_regprocedure('heatmap_gather(regclass)') IS NOT NULL")
             guard exists.text(0, 0) == "t" else { return false }
-            let logs = try connection.execute(
-                "SELECT log, seen FROM heatmap_shard_logs WHERE table_name = $1 ORDER BY log", [layout.qualifiedName])
-            var checks: [String] = []
-            var parameters: [String?] = [layout.qualifiedName]
-            for row in 0..<logs.rowCount {
-                guard let log = logs.text(row, 0), Self.isQuotedName(log), let seen = logs.text(row, 1) else {
-                    continue
+            if exists.text(0, 1) == "t" {
+                do throws(PostgresError) {
+                    let gathered = try connection.execute("SELECT heatmap_gather($1::regclass)", [layout.table])
+                    return gathered.text(0, 0) == "t"
+                } catch .queryFailed(_, "42501"?) {
+                    // Not granted EXECUTE: the old way below, for a user granted DELETE.
                 }
-                parameters.append(seen)
-                checks.append(
-                    "EXISTS (SELECT 1 FROM \(log) WHERE table_name = $1 AND version > $\(parameters.count)::int8)")
             }
-            guard !checks.isEmpty else { return false }
-            let pending = try connection.execute("SELECT " + checks.joined(separator: " OR "), parameters)
-            guard pending.text(0, 0) == "t" else { return false }
-            try connection.execute("DELETE FROM \(layout.table) WHERE false")
-            return true
+            return try gatherByStatement(on: connection)
         }
+    }
+
+    /// The way before `heatmap_gather`: whether a shard's log is ahead, and if so an empty
+    /// `DELETE` on the table for its gathering trigger.
+    private func gatherByStatement(on connection: PostgresConnection) throws(PostgresError) -> Bool {
+        let logs = try connection.execute(
+            "SELECT log, seen FROM heatmap_shard_logs WHERE table_name = $1 ORDER BY log", [layout.qualifiedName])
+        var checks: [String] = []
+        var parameters: [String?] = [layout.qualifiedName]
+        for row in 0..<logs.rowCount {
+            guard let log = logs.text(row, 0), Self.isQuotedName(log), let seen = logs.text(row, 1) else {
+                continue
+            }
+            parameters.append(seen)
+            checks.append(
+                "EXISTS (SELECT 1 FROM \(log) WHERE table_name = $1 AND version > $\(parameters.count)::int8)")
+        }
+        guard !checks.isEmpty else { return false }
+        let pending = try connection.execute("SELECT " + checks.joined(separator: " OR "), parameters)
+        guard pending.text(0, 0) == "t" else { return false }
+        try connection.execute("DELETE FROM \(layout.table) WHERE false")
+        return true
     }
 
     /// Whether `text` is one or more double-quoted identifiers joined by dots, as the

@@ -192,6 +192,7 @@ public final class PostgresSource: WeightSource {
         for column in positionColumns + [table.weightColumn].compactMap({ $0 }) where !names.contains(column) {
             throw .columnMissing(table: table.name, column: column)
         }
+        try SQLCondition.check(table.filter, table: quoted, on: connection)
         let q = PostgresConnection.quoted(identifier:)
         let weightColumn = table.weightColumn ?? (names.contains("weight") ? "weight" : nil)
         let weight = weightColumn.map { "\(q($0))::float8" } ?? "1::float8"

@@ -28,6 +28,10 @@ public struct ServerOptions: Sendable {
     /// that failed or timed out, a layer that said so). Default 2.
     public var retryAfterSeconds = 2
 
+    /// Where the detail of a source's failure goes (once per failure episode, see
+    /// ``SourceFailureLog``); HTTP clients get a plain sentence. Default standard error.
+    public var sourceFailureLog: @Sendable (String) -> Void = SourceFailureLog.standardError
+
     /// The token that allows `POST` and `DELETE /{layer}/points`; `nil` (the default) answers
     /// them 403.
     public var writeToken: WriteToken?

@@ -67,6 +67,7 @@ extension TileService {
             if case .invalidRequest(let reason) = error as? TileLayerError {
                 return .failure(RenderFailure(status: 400, message: reason))
             }
+            if let failure = sourceFailure(error, layer: key.layer) { return .failure(failure) }
             return .failure(RenderFailure(status: 500, message: "\(error)"))
         }
         guard result != .notAvailableYet else {
@@ -76,6 +77,7 @@ extension TileService {
                     message: "layer \(key.layer): tile \(key.zoom)/\(key.x)/\(key.y) is not available yet; ask again"))
         }
         let tile = RenderedTile(result)
+        sourceAnswered(key.layer)
         metrics.rendered(seconds: Self.seconds() - start)
         if layer.cacheGeneration == key.generation { cache.insert(tile, for: key) }
         return .success(tile)

@@ -79,7 +79,8 @@ extension TileService {
                 return .init(
                     layer: name, kind: "heatmap", legend: LegendDocument(legend, layer: name, query: query, base: base))
             } catch {
-                return .init(layer: name, kind: "heatmap", reason: error.description)
+                let reason = sourceFailure(error, layer: name)?.message ?? error.description
+                return .init(layer: name, kind: "heatmap", reason: reason)
             }
         }
         if let stored = storedByName[name] {

@@ -37,10 +37,8 @@ extension TileService {
                         response = legendPNG(legend, request: request)
                     }
                 } catch {
-                    if case .sourceFailed = error {
-                        var unavailable = HTTPResponse.text(.serviceUnavailable, error.description)
-                        unavailable.headers.add("Retry-After", String(options.retryAfterSeconds))
-                        response = unavailable
+                    if let failure = sourceFailure(error, layer: name) {
+                        response = failureResponse(failure)
                     } else {
                         response = .text(.badRequest, error.description)
                     }

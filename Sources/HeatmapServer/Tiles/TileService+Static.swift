@@ -47,6 +47,7 @@ extension TileService {
                 RenderedTile(.image(try PNGEncoder().encode(image))), request: request, scale: viewport.scale)
         } catch {
             metrics.renderFailed()
+            if let failure = sourceFailure(error, layer: name) { return failureResponse(failure) }
             return .text(.internalServerError, "\(error)")
         }
     }

@@ -110,18 +110,20 @@ extension TileService {
                 return .failure(RenderFailure(status: 400, message: error.description))
             default: break
             }
-            // The data's source (a database) is down or too slow: try again later.
-            if case .sourceFailed = error {
-                metrics.sourceFailed(timeout: false)
-                return .failure(RenderFailure(status: 503, message: error.description))
-            }
-            if case .sourceTimedOut = error {
-                metrics.sourceFailed(timeout: true)
-                return .failure(RenderFailure(status: 503, message: error.description))
+            // The data's source (a database) is down or too slow: try again later. The client
+            // gets a plain sentence; the detail (host, user, SQL) goes to the log, once an episode.
+            if let failure = sourceFailure(error, layer: layer.name) {
+                if case .sourceTimedOut = error {
+                    metrics.sourceFailed(timeout: true)
+                } else {
+                    metrics.sourceFailed(timeout: false)
+                }
+                return .failure(failure)
             }
             return .failure(RenderFailure(status: 500, message: error.description))
         }
         let tile = RenderedTile(drawn.result, normalization: drawn.normalization, drawnAt: generation)
+        sourceAnswered(layer.name)
         metrics.rendered(seconds: Self.seconds() - start, cpuSeconds: Self.threadCPUSeconds() - startCPU)
         layer.insert(tile, for: key, drawnAt: generation, into: cache)
         return .success(tile)

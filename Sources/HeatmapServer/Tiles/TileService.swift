@@ -35,6 +35,8 @@ public final class TileService: HTTPResponder {
     let renderPool = RenderPool(threads: ProcessInfo.processInfo.activeProcessorCount)
     /// The percentile searches `max-percentile=` starts, bounded.
     let percentileSearches = PercentileAdmission()
+    /// The layers whose source fails, so that its detail is logged once an episode.
+    let sourceFailures = SourceFailureLog()
 
     /// Creates the responder.
     ///
