@@ -44,6 +44,9 @@ struct PostgresTileMeasurement: Codable {
     /// The largest difference of a pixel's intensity between the PostGIS grid and HeatmapKit's,
     /// relative to the tile's largest (PostGIS's projection puts a few points in a neighbouring pixel).
     var postgisLargestDifference: Double?
+    /// Each side's SQL alone on this tile, with `SELECT 1`'s round trip (see
+    /// ``PostgresSQLBenchmark``); `nil` without PostGIS.
+    var sql: PostgresSQLMeasurement?
 }
 
 /// M(z) from the database (the search from the root over SQL aggregates) against memory.
@@ -142,6 +145,10 @@ enum PostgresBenchmark {
                 let memoryValues: [Float] = fromMemory?.values ?? []
                 let differences: [Float] = zip(gisValues, memoryValues).map { abs($0 - $1) / top }
                 tile.postgisLargestDifference = Double(differences.max() ?? 0)
+            }
+            if let gis {
+                tile.sql = try PostgresSQLBenchmark.measure(
+                    source: source, gis: gis, rect: rect, space: space, kernel: kernel, on: gisConnection)
             }
             measured.append(tile)
         }
