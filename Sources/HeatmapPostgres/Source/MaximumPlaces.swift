@@ -51,6 +51,7 @@ extension PostgresSource {
         -> (value: Float, place: PixelRect?)
     {
         try inSnapshot { (connection) throws(PostgresError) in
+            try connection.choosePlansInTransaction()
             if let regional = try regionalMaximum(space: space, kernel: kernel, on: connection) { return regional }
             let value = try SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
                 .maximumIntensity(space: space, kernel: kernel)

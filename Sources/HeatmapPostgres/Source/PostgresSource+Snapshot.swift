@@ -108,6 +108,7 @@ extension PostgresSource {
         throws(PostgresError) -> Float
     {
         try inSnapshot { (connection) throws(PostgresError) in
+            try connection.choosePlansInTransaction()
             if let regional = try regionalMaximum(space: space, kernel: kernel, search: search, on: connection) {
                 remember(regional, space: space, kernel: kernel)
                 return regional.value
