@@ -27,6 +27,10 @@ struct PostgresSQLMeasurement: Codable {
     /// The same of the medians less the round trip's median: the database's and the rows'
     /// share beyond the round trip (`nil` when a side's median is not above the round trip's).
     var postgisOverHeatmapKitBeyondRoundTrip: Double?
+    /// The client's making of each side's statements and parameters for the tile (median of
+    /// 101, µs; HeatmapKit's joins the key ranges by the cells' row counts, read once before).
+    var heatmapKitStatementMicroseconds: Double?
+    var postgisStatementMicroseconds: Double?
 }
 
 /// Times each side's prepared statements of one tile, with the parameters the tile uses,
@@ -71,6 +75,12 @@ enum PostgresSQLBenchmark {
                 times[step].append(try Measure.seconds(steps[step]) * 1e6)
             }
         }
+        let making = try (0..<101).map { _ in
+            (
+                try Measure.seconds { _ = try queries.map { try source.tileStatement(for: $0) } } * 1e6,
+                Measure.seconds { _ = queries.map { gis.statement(for: $0) } } * 1e6
+            )
+        }
         let (a, b, c) = (Measure.median(times[0]), Measure.median(times[1]), Measure.median(times[2]))
         return PostgresSQLMeasurement(
             runs: runs, heatmapKitMicroseconds: a, heatmapKitMinimumMicroseconds: times[0].min() ?? 0,
@@ -78,7 +88,9 @@ enum PostgresSQLBenchmark {
             roundTripMinimumMicroseconds: times[2].min() ?? 0, heatmapKitRows: oursRows, postgisRows: theirsRows,
             postgisOverHeatmapKit: b / max(a, 1e-9),
             postgisOverHeatmapKitPaired: Measure.median(zip(times[0], times[1]).map { $1 / max($0, 1e-9) }),
-            postgisOverHeatmapKitBeyondRoundTrip: a > c && b > c ? (b - c) / (a - c) : nil)
+            postgisOverHeatmapKitBeyondRoundTrip: a > c && b > c ? (b - c) / (a - c) : nil,
+            heatmapKitStatementMicroseconds: Measure.median(making.map(\.0)),
+            postgisStatementMicroseconds: Measure.median(making.map(\.1)))
     }
 }
 

@@ -328,7 +328,10 @@ if options.sections.contains("postgres") {
                         t.tile.padding(toLength: 16, withPad: " ", startingAt: 0), q.heatmapKitMicroseconds,
                         q.postgisMicroseconds, q.postgisOverHeatmapKit, q.postgisOverHeatmapKitPaired,
                         q.roundTripMicroseconds,
-                        q.postgisOverHeatmapKitBeyondRoundTrip.map { String(format: "%.2fx", $0) } ?? "-", q.runs))
+                        q.postgisOverHeatmapKitBeyondRoundTrip.map { String(format: "%.2fx", $0) } ?? "-", q.runs)
+                        + String(
+                            format: "; making them %.1f / %.1f us", q.heatmapKitStatementMicroseconds ?? 0,
+                            q.postgisStatementMicroseconds ?? 0))
             }
         }
         log("postgres PostGIS: \(p.postgis)")
