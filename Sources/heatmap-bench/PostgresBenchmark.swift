@@ -35,7 +35,8 @@ struct PostgresTileMeasurement: Codable {
     var postgisMilliseconds: Double?
     /// The fastest of PostGIS's repetitions.
     var postgisMinimumMilliseconds: Double?
-    /// `postgisMilliseconds / databaseMilliseconds`: how many times HeatmapKit's SQL is faster.
+    /// `postgisMilliseconds / databaseMilliseconds`: how many times HeatmapKit's whole tile is
+    /// faster (its SQL alone is in `sql`).
     var postgisOverDatabase: Double?
     /// The same of the fastest repetitions.
     var postgisOverDatabaseMinimum: Double?
