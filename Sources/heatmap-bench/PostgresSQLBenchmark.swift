@@ -36,7 +36,7 @@ struct PostgresSQLMeasurement: Codable {
 /// Times each side's prepared statements of one tile, with the parameters the tile uses,
 /// on one connection that has the pool's settings: warmed 6 times each (the plan cache has
 /// then decided between custom and generic plans), then rounds of the three (ours, PostGIS's,
-/// `SELECT 1`), the first of a round rotating so that none always follows another, as many
+/// `SELECT 1`), each round in the next of the 6 orders so that none always follows another, as many
 /// rounds as fit in about `budget` seconds (at least 3, at most 2,001). A round robin of many
 /// runs rather than the whole tile's few pairs: a sparse tile's statement is 50-150 µs, where
 /// 41 runs leave the median at the mercy of a few scheduler wake-ups.
@@ -68,10 +68,11 @@ enum PostgresSQLBenchmark {
             if warmup == 0, took > 1 { break }
         }
         let runs = max(3, min(2001, Int(budget / max(round, 1e-6))))
+        // Every order of the three in turn: each side follows the other, and `SELECT 1`, as often.
+        let orders = [[0, 1, 2], [1, 0, 2], [2, 0, 1], [2, 1, 0], [0, 2, 1], [1, 2, 0]]
         var times: [[Double]] = [[], [], []]
         for run in 0..<runs {
-            for k in 0..<3 {
-                let step = (run + k) % 3
+            for step in orders[run % orders.count] {
                 times[step].append(try Measure.seconds(steps[step]) * 1e6)
             }
         }
