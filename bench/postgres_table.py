@@ -6,6 +6,11 @@
 One row a tile, one group of columns a report: HeatmapKit's SQL and PostGIS's grid, median
 and fastest of the repetitions (timed in alternation), and PostGIS ÷ HeatmapKit of the
 medians, of the fastest runs and the median of the pairs run back to back.
+
+Then, for reports that have them, the same tiles' SQL alone (each side's prepared statement
+with the tile's parameters, executed and its rows read, no convolution; a round robin with
+`SELECT 1` on one connection): medians and fastest runs in µs, the round trip, and PostGIS ÷
+HeatmapKit of the medians (of the rounds' ratios; of the medians less the round trip).
 """
 import json
 import sys
@@ -45,6 +50,42 @@ def main(paths):
             )
             if not t["sameIntensities"]:
                 line += " NOT the same as memory |"
+        print(line)
+    with_sql = [r for r in reports if any("sql" in t for t in r["tiles"])]
+    if with_sql:
+        print_sql(reports[0]["tiles"], with_sql)
+
+
+def print_sql(tiles, reports):
+    header = "| tile | kind |"
+    rule = "|---|---|"
+    for r in reports:
+        rows = f"{r['rows'] / 1e6:g}M"
+        header += (
+            f" {rows}: HeatmapKit SQL µs (min) | {rows}: PostGIS SQL µs (min) | {rows}: SELECT 1 µs |"
+            f" {rows}: PostGIS ÷ HeatmapKit (paired, beyond SELECT 1) |"
+        )
+        rule += "---:|---:|---:|---:|"
+    print()
+    print(header)
+    print(rule)
+    for i, tile in enumerate(tiles):
+        line = f"| {tile['tile']} | {tile['kind']} |"
+        for r in reports:
+            t = r["tiles"][i]
+            q = t.get("sql")
+            other = f"{t['tile']}: " if t["tile"] != tile["tile"] else ""
+            if q is None:
+                line += " - | - | - | - |"
+                continue
+            beyond = q.get("postgisOverHeatmapKitBeyondRoundTrip")
+            beyond = "-" if beyond is None else f"{beyond:.2f}"
+            line += (
+                f" {other}{q['heatmapKitMicroseconds']:.0f} ({q['heatmapKitMinimumMicroseconds']:.0f}) |"
+                f" {q['postgisMicroseconds']:.0f} ({q['postgisMinimumMicroseconds']:.0f}) |"
+                f" {q['roundTripMicroseconds']:.0f} |"
+                f" {q['postgisOverHeatmapKit']:.2f} ({q['postgisOverHeatmapKitPaired']:.2f}, {beyond}) |"
+            )
         print(line)
 
 

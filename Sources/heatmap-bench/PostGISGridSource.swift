@@ -41,13 +41,14 @@ struct PostGISGridSource: WeightSource {
         try connection.execute("SELECT extversion FROM pg_extension WHERE extname = 'postgis'").text(0, 0)
     }
 
-    func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
+    /// The prepared statement and parameters of `query`'s cells: pixel centres are the
+    /// grid's points, so a point snaps to the centre of its pixel.
+    func statement(for query: WeightQuery) -> (sql: String, parameters: [String?]) {
         let size = 2 * Self.half / Double(query.space.worldSize)
         let west = -Self.half + Double(query.columns.lowerBound) * size
         let east = -Self.half + Double(query.columns.upperBound) * size
         let north = Self.half - Double(query.rows.lowerBound) * size
         let south = Self.half - Double(query.rows.upperBound) * size
-        // Pixel centres are the grid's points: a point snaps to the centre of its pixel.
         let sql = """
             SELECT floor((ST_X(c) - $1::float8) / $5::float8)::int8, floor(($4::float8 - ST_Y(c)) / $5::float8)::int8, \
             sum(weight)::float8 FROM (SELECT ST_SnapToGrid(geom, $1::float8 + $5::float8 / 2, \
@@ -55,9 +56,13 @@ struct PostGISGridSource: WeightSource {
             WHERE geom && ST_MakeEnvelope($1::float8, $2::float8, $3::float8, $4::float8, 3857) AND weight > 0) s \
             GROUP BY c
             """
+        return (sql, ["\(west)", "\(south)", "\(east)", "\(north)", "\(size)"])
+    }
+
+    func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
+        let (sql, parameters) = statement(for: query)
         // Prepared, as HeatmapKit's statement is: parsed and planned once, not per tile.
-        let result = try connection.executeAsPrepared(
-            sql, ["\(west)", "\(south)", "\(east)", "\(north)", "\(size)"], binary: true)
+        let result = try connection.executeAsPrepared(sql, parameters, binary: true)
         for row in 0..<result.rowCount {
             guard let column = result.int64(row, 0), let line = result.int64(row, 1),
                 let weight = result.double(row, 2)

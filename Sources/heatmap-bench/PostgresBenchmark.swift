@@ -35,7 +35,8 @@ struct PostgresTileMeasurement: Codable {
     var postgisMilliseconds: Double?
     /// The fastest of PostGIS's repetitions.
     var postgisMinimumMilliseconds: Double?
-    /// `postgisMilliseconds / databaseMilliseconds`: how many times HeatmapKit's SQL is faster.
+    /// `postgisMilliseconds / databaseMilliseconds`: how many times HeatmapKit's whole tile is
+    /// faster (its SQL alone is in `sql`).
     var postgisOverDatabase: Double?
     /// The same of the fastest repetitions.
     var postgisOverDatabaseMinimum: Double?
@@ -44,6 +45,9 @@ struct PostgresTileMeasurement: Codable {
     /// The largest difference of a pixel's intensity between the PostGIS grid and HeatmapKit's,
     /// relative to the tile's largest (PostGIS's projection puts a few points in a neighbouring pixel).
     var postgisLargestDifference: Double?
+    /// Each side's SQL alone on this tile, with `SELECT 1`'s round trip (see
+    /// ``PostgresSQLBenchmark``); `nil` without PostGIS.
+    var sql: PostgresSQLMeasurement?
 }
 
 /// M(z) from the database (the search from the root over SQL aggregates) against memory.
@@ -142,6 +146,10 @@ enum PostgresBenchmark {
                 let memoryValues: [Float] = fromMemory?.values ?? []
                 let differences: [Float] = zip(gisValues, memoryValues).map { abs($0 - $1) / top }
                 tile.postgisLargestDifference = Double(differences.max() ?? 0)
+            }
+            if let gis {
+                tile.sql = try PostgresSQLBenchmark.measure(
+                    source: source, gis: gis, rect: rect, space: space, kernel: kernel, on: gisConnection)
             }
             measured.append(tile)
         }

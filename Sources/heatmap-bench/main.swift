@@ -320,6 +320,19 @@ if options.sections.contains("postgres") {
                             t.databaseMinimumMilliseconds ?? 0, t.postgisOverDatabaseMinimum ?? 0,
                             t.postgisOverDatabasePaired ?? 0)
                     } ?? ""))
+            if let q = t.sql {
+                log(
+                    String(
+                        format:
+                            "postgres sql  %@ HeatmapKit %7.1f us, PostGIS %7.1f us (%.2fx; paired %.2fx), SELECT 1 %5.1f us, beyond it %@ (%d runs)",
+                        t.tile.padding(toLength: 16, withPad: " ", startingAt: 0), q.heatmapKitMicroseconds,
+                        q.postgisMicroseconds, q.postgisOverHeatmapKit, q.postgisOverHeatmapKitPaired,
+                        q.roundTripMicroseconds,
+                        q.postgisOverHeatmapKitBeyondRoundTrip.map { String(format: "%.2fx", $0) } ?? "-", q.runs)
+                        + String(
+                            format: "; making them %.1f / %.1f us", q.heatmapKitStatementMicroseconds ?? 0,
+                            q.postgisStatementMicroseconds ?? 0))
+            }
         }
         log("postgres PostGIS: \(p.postgis)")
         if let s = p.serve {

@@ -25,8 +25,13 @@ final class ConnectionPool: Sendable {
     /// that need an order still sort: nothing else gives it). Without JIT: the costs that
     /// `enable_sort` off inflates pass JIT's thresholds, and PostgreSQL compiled tile
     /// statements of a few rows (about 0.1 s each in its log; the M(z) search turns it off too).
+    /// Generic plans for prepared statements: left to choose, PostgreSQL plans a statement's
+    /// first 5 runs for their parameters and keeps doing so when those were sparse tiles, whose
+    /// estimates are small (175 µs a tile against 65 µs with the generic plan); the M(z)
+    /// searches choose again in their transactions (see ``PostgresConnection/choosePlansInTransaction()``).
     static let sessionSettings = [
         ("enable_partitionwise_aggregate", "on"), ("enable_sort", "off"), ("jit", "off"),
+        ("plan_cache_mode", "force_generic_plan"),
     ]
 
     init(conninfo: ConnectionString, statementTimeoutMilliseconds: Int) {

@@ -68,6 +68,8 @@ extension PostgresSource {
     func searchedMaximum(
         space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch, on connection: PostgresConnection
     ) throws(PostgresError) -> (value: Float, place: PixelRect?) {
+        // The pool forces generic plans; the search's statements choose theirs again.
+        try connection.choosePlansInTransaction()
         if let regional = try regionalMaximum(space: space, kernel: kernel, search: search, on: connection) {
             return regional
         }
