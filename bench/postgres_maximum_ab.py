@@ -4,7 +4,8 @@
 Each build is a `heatmap-bench` binary with the database it reads (its own table layout):
 for every zoom, both run `--only postgres-maximum` for that zoom alone (the first of the
 two swapping every zoom), and each is stopped once its kernel-bounded search has printed
-its time (the weight-bounded search that follows is not measured). The table is the
+its time (the weight-bounded search that follows is not measured), and its backends are
+ended before the next search starts (they would go on with that search's statement). The table is the
 benchmark's `heatmap_bench_serve` of `--rows` rows, imported by the build itself when it
 has not that many.
 
@@ -15,10 +16,50 @@ has not that many.
 
 import argparse
 import json
+import os
 import re
 import subprocess
 import sys
 import time
+
+
+def client_ports(pid):
+    """The local TCP ports of the sockets process `pid` holds (its database connections)."""
+    inodes = set()
+    for fd in os.listdir(f"/proc/{pid}/fd"):
+        try:
+            target = os.readlink(f"/proc/{pid}/fd/{fd}")
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            inodes.add(target[8:-1])
+    ports = []
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with open(table) as f:
+            for line in f.readlines()[1:]:
+                fields = line.split()
+                if fields[9] in inodes:
+                    ports.append(int(fields[1].rsplit(":", 1)[1], 16))
+    return ports
+
+
+def end_backends(url, ports):
+    """Ends the database backends of a stopped build's connections and waits until they are
+    gone: a backend goes on with its statement (the weight-bounded search's) after its client
+    is stopped, and would slow the next build's search."""
+    if not ports:
+        return
+    listed = ",".join(str(p) for p in ports)
+    condition = f"client_port IN ({listed}) AND client_addr IS NOT DISTINCT FROM '127.0.0.1'"
+    subprocess.run(["psql", url, "-Atqc", f"SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE {condition}"],
+                   check=True, stdout=subprocess.PIPE)
+    for _ in range(600):
+        left = subprocess.run(["psql", url, "-Atqc", f"SELECT count(*) FROM pg_stat_activity WHERE {condition}"],
+                              check=True, stdout=subprocess.PIPE, text=True).stdout.strip()
+        if left == "0":
+            return
+        time.sleep(0.1)
+    raise SystemExit(f"the backends of ports {listed} did not end")
 
 
 def search(binary, url, rows, zoom):
@@ -34,8 +75,10 @@ def search(binary, url, rows, zoom):
         if match and int(match.group(1)) == zoom:
             found = (float(match.group(2)), float(match.group(3)))
             break
+    ports = client_ports(process.pid)
     process.terminate()
     process.wait(timeout=60)
+    end_backends(url, ports)
     if found is None:
         raise SystemExit(f"{binary}: no kernel-bounded M({zoom}) printed")
     return found
