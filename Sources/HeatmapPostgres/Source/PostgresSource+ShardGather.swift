@@ -34,23 +34,37 @@ extension PostgresSource {
     /// The way before `heatmap_gather`: whether a shard's log is ahead, and if so an empty
     /// `DELETE` on the table for its gathering trigger.
     private func gatherByStatement(on connection: PostgresConnection) throws(PostgresError) -> Bool {
+        var parameters: [String?] = [layout.qualifiedName]
+        guard let condition = try shardLogsAhead(parameters: &parameters, on: connection).condition else {
+            return false
+        }
+        let pending = try connection.execute("SELECT " + condition, parameters)
+        guard pending.text(0, 0) == "t" else { return false }
+        try connection.execute("DELETE FROM \(layout.table) WHERE false")
+        return true
+    }
+
+    /// The SQL condition that a shard's change log holds rows the coordinator has not gathered:
+    /// an `EXISTS` on each log `heatmap_shard_logs` names, each log's gathered count appended to
+    /// `parameters` (whose `$1` must be the table's qualified name). `condition` is `nil` when
+    /// no log is named; `skipped` counts the logs left out, whose name is not a quoted name.
+    func shardLogsAhead(parameters: inout [String?], on connection: PostgresConnection) throws(PostgresError) -> (
+        condition: String?, skipped: Int
+    ) {
         let logs = try connection.execute(
             "SELECT log, seen FROM heatmap_shard_logs WHERE table_name = $1 ORDER BY log", [layout.qualifiedName])
         var checks: [String] = []
-        var parameters: [String?] = [layout.qualifiedName]
+        var skipped = 0
         for row in 0..<logs.rowCount {
             guard let log = logs.text(row, 0), Self.isQuotedName(log), let seen = logs.text(row, 1) else {
+                skipped += 1
                 continue
             }
             parameters.append(seen)
             checks.append(
                 "EXISTS (SELECT 1 FROM \(log) WHERE table_name = $1 AND version > $\(parameters.count)::int8)")
         }
-        guard !checks.isEmpty else { return false }
-        let pending = try connection.execute("SELECT " + checks.joined(separator: " OR "), parameters)
-        guard pending.text(0, 0) == "t" else { return false }
-        try connection.execute("DELETE FROM \(layout.table) WHERE false")
-        return true
+        return (checks.isEmpty ? nil : checks.joined(separator: " OR "), skipped)
     }
 
     /// Whether `text` is one or more double-quoted identifiers joined by dots, as the

@@ -87,19 +87,9 @@ extension PostgresSource {
         var parameters: [String?] = [layout.qualifiedName, layout.table] + key.parameters
         var pending = "false"
         if layout.partitionShift != nil {
-            let logs = try connection.execute(
-                "SELECT log, seen FROM heatmap_shard_logs WHERE table_name = $1 ORDER BY log", [layout.qualifiedName])
-            var checks: [String] = []
-            for row in 0..<logs.rowCount {
-                guard let log = logs.text(row, 0), Self.isQuotedName(log), let seen = logs.text(row, 1) else {
-                    return (nil, nil)
-                }
-                parameters.append(seen)
-                checks.append(
-                    "EXISTS (SELECT 1 FROM \(log) WHERE table_name = $1 AND version > $\(parameters.count)::int8)")
-            }
-            guard !checks.isEmpty else { return (nil, nil) }
-            pending = checks.joined(separator: " OR ")
+            let logs = try shardLogsAhead(parameters: &parameters, on: connection)
+            guard logs.skipped == 0, let condition = logs.condition else { return (nil, nil) }
+            pending = condition
         }
         let result = try connection.execute(
             """
