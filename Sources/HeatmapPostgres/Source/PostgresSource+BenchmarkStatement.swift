@@ -7,11 +7,8 @@ extension PostgresSource {
     @_spi(Benchmark)
     public func tileStatement(for query: WeightQuery) throws(PostgresError) -> (sql: String, parameters: [String?]) {
         try pool.with { (connection) throws(PostgresError) in
-            if let rows = try rowTileStatement(for: query, on: connection) { return rows }
-            guard let counted = countedStatement(for: query) else {
-                throw .invalidAnswer("the table's change count cannot be read with its pixels")
-            }
-            return counted
+            let statement = try pinnedTileStatement(for: query, on: connection)
+            return (statement.sql, statement.parameters)
         }
     }
 }

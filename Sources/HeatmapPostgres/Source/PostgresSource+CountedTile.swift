@@ -40,6 +40,21 @@ extension PostgresSource {
     }
 }
 
+extension PostgresSource {
+    /// The statement a pinned version's tile runs for `query`: the rows' statement where it
+    /// applies (``rowTileStatement(for:on:)``, whose count row is missing for a table never
+    /// changed: `countMayBeMissing`), else ``countedStatement(for:)``.
+    func pinnedTileStatement(for query: WeightQuery, on connection: PostgresConnection) throws(PostgresError) -> (
+        sql: String, parameters: [String?], countMayBeMissing: Bool
+    ) {
+        if let (sql, parameters) = try rowTileStatement(for: query, on: connection) { return (sql, parameters, true) }
+        guard let (sql, parameters) = countedStatement(for: query) else {
+            throw .invalidAnswer("the table's change count cannot be read with its pixels")
+        }
+        return (sql, parameters, false)
+    }
+}
+
 /// A pinned version's tile of one statement: the change count read in that statement, so the
 /// tile is one round trip, no transaction around it (a statement is its own snapshot).
 struct CountedSource: WeightSource {
@@ -51,14 +66,10 @@ struct CountedSource: WeightSource {
     let expected: Int64
 
     func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
-        let rows = try source.rowTileStatement(for: query, on: connection)
-        guard let (sql, parameters) = rows ?? source.countedStatement(for: query) else {
-            throw .invalidAnswer("the table's change count cannot be read with its pixels")
-        }
+        let (sql, parameters, countMayBeMissing) = try source.pinnedTileStatement(for: query, on: connection)
         let result = try connection.executePrepared(sql, parameters, binary: true)
         // The pixels go to the sink first; a tile of another state throws and the grid is dropped.
-        // The rows' statement has no count row for a table never changed (see ``rowTileStatement``).
-        let found = try PostgresSource.addCounted(result, into: &sink, missing: rows == nil ? nil : 0)
+        let found = try PostgresSource.addCounted(result, into: &sink, missing: countMayBeMissing ? 0 : nil)
         if found != expected {
             if let handler = source.hooks.newerState.withLock({ $0 }) { handler(found) }
             throw PostgresError.changed(expected: expected, found: found)
