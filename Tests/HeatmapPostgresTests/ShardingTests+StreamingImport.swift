@@ -25,7 +25,7 @@ extension ShardingTests {
 
     @Test("import --shard streams a file in chunks to every shard: every row, memory's tiles, nothing prepared left")
     func shardedFileImport() throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         let shards = cluster.shards.map(\.conninfo)
         let folder = NSTemporaryDirectory() + "heatmap-shard-file-\(UUID().uuidString)"
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -80,7 +80,7 @@ extension ShardingTests {
 
     @Test("a coordinator failing after the shards' copies: two phases roll every shard back; one says what stays")
     func coordinatorFailure() throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         let shards = cluster.shards.map(\.conninfo)
         let coordinator = try PostgresConnection(cluster.coordinator.conninfo)
         _ = try PostgresShardedImport.run(

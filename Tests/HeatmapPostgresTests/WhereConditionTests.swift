@@ -56,9 +56,11 @@ import Testing
         #expect(refused > 0)
     }
 
-    @Test("a table's --where is checked when the source connects: quoted, PostgreSQL's message, no detail")
+    @Test(
+        "a table's --where is checked when the source connects: quoted, PostgreSQL's message, no detail", .needsPostgres
+    )
     func checkedAtConnect() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         _ = try PostgresImport.run(
             points: LiveDataTests.points, into: "where_checked", connection: cluster.conninfo, mode: .replace)
         let cases: [(String, String)] = [
@@ -85,9 +87,11 @@ import Testing
         #expect(try source.summary().rows == LiveDataTests.points.count)
     }
 
-    @Test("heatmap info --where \"true) OR (1=1\" exits 1 saying the --where text is not a valid SQL condition")
+    @Test(
+        "heatmap info --where \"true) OR (1=1\" exits 1 saying the --where text is not a valid SQL condition",
+        .needsPostgres)
     func command() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         _ = try PostgresImport.run(
             points: LiveDataTests.points, into: "where_command", connection: cluster.conninfo, mode: .replace)
         let run = try HeatmapCommand.run([

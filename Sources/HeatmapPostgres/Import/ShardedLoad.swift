@@ -41,6 +41,8 @@ final class ShardedLoad {
         self.layout = layout
         self.mode = mode
         let connection = try PostgresConnection(coordinator)
+        // The shards' passwords go into the coordinator's user mappings: never in its messages.
+        connection.addSecrets(shards.flatMap(\.secrets))
         self.coordinator = connection
         let quoted = PostgresConnection.quoted(identifier: table)
         try PositionSQL.install(
