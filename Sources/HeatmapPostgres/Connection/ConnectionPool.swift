@@ -10,6 +10,9 @@ final class ConnectionPool: Sendable {
     /// `statement_timeout` set on every connection, in milliseconds; 0 for none.
     let statementTimeoutMilliseconds: Int
     private let idle = Mutex<[PostgresConnection]>([])
+    /// Statements every connection runs once before its first use for a caller (a `--where`
+    /// condition's temporary function, see ``RowCondition``), in order; only added to.
+    private let setup = Mutex<[String]>([])
     private let backoff = Mutex<Backoff>(Backoff())
 
     private struct Backoff {
@@ -58,7 +61,18 @@ final class ConnectionPool: Sendable {
         throws(PostgresError) -> T
     {
         defer { giveBack(connection) }
+        let pending = setup.withLock { Array($0.dropFirst(connection.setupDone)) }
+        for statement in pending {
+            try connection.execute(statement)
+            connection.setupDone += 1
+        }
         return try body(connection)
+    }
+
+    /// Adds a statement every connection runs once before its next use (those open, and those
+    /// the pool opens later); one added before is not added again.
+    func addSetup(_ statement: String) {
+        setup.withLock { if !$0.contains(statement) { $0.append(statement) } }
     }
 
     /// Drops every idle connection (the next callers open new ones).

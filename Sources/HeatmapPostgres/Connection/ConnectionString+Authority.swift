@@ -8,8 +8,8 @@ extension ConnectionString {
     /// authority early, its first half becoming the port and the rest the database name; libpq's
     /// messages and ours would then print them. No host name holds an `@`, and a database
     /// name that holds one is written `%40` (as the password's `@` and `/` must be), so an
-    /// authority with more than one `@`, or an `@` after the authority's end and before the
-    /// query, is refused before libpq sees it.
+    /// authority with more than one `@`, or an `@` in the path (after the authority's first `/`
+    /// and before the query), is refused before libpq sees it.
     var misreadReason: String? {
         guard let scheme = text.firstRange(of: "://"),
             text[..<scheme.lowerBound].allSatisfy({ $0.isLetter })
@@ -23,9 +23,7 @@ extension ConnectionString {
         if authority.filter({ $0 == "@" }).count > 1 {
             return "the URL's user part holds an '@' of its own: write each '@' of the user name or password as %40"
         }
-        if authority.firstIndex(of: "@") == nil, authorityEnd < queryStart,
-            rest[authorityEnd..<queryStart].contains("@")
-        {
+        if authorityEnd < queryStart, rest[authorityEnd..<queryStart].contains("@") {
             return "an '@' follows a '/' in the URL, as when the password holds a '/': write each '/' of the user name "
                 + "or password as %2F (and an '@' of the database name as %40)"
         }

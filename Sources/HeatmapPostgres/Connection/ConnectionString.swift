@@ -51,8 +51,8 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
 
     /// Why libpq cannot read the string, without any part of it: libpq's own message quotes the
     /// piece it stumbled on (`missing "=" after "cd"`, which may be the half of a password
-    /// with a space), so each quoted piece is shown only when it is punctuation or a keyword of
-    /// libpq's, else as `"…"`; then a hint.
+    /// with a space, and may hold quotes of its own), so the message is cut at the first quoted
+    /// piece that is not libpq's `"="`; then a hint.
     var unreadableReason: String {
         var message: UnsafeMutablePointer<CChar>?
         if let parsed = PQconninfoParse(text, &message) {
@@ -62,42 +62,28 @@ public struct ConnectionString: Sendable, Hashable, CustomStringConvertible {
         defer { if let message { PQfreemem(message) } }
         let raw = message.map { String(cString: $0) } ?? ""
         let line = raw.split(whereSeparator: \.isNewline).joined(separator: "; ")
-        return "libpq cannot read the connection string: " + Self.withoutQuotedPieces(line)
+        return "libpq cannot read the connection string: " + Self.cutAtQuotedPiece(line)
             + " (in a URL write the password's special characters percent-encoded, %40 for @, %2F for /, %20 for a "
             + "space; in key=value words quote a value with spaces: password='a b')"
     }
 
-    /// `text` with every `"…"` piece that is not a keyword of libpq's or a punctuation mark
-    /// replaced by `"…"`.
-    static func withoutQuotedPieces(_ text: String) -> String {
-        let parts = text.split(separator: "\"", omittingEmptySubsequences: false)
+    /// `text` up to its first quoted piece other than `"="` (followed by a space or its end),
+    /// that piece and the rest shown as `…`.
+    static func cutAtQuotedPiece(_ text: String) -> String {
         var out = ""
-        for (index, part) in parts.enumerated() {
-            if index > 0 { out += "\"" }
-            // Odd parts are inside quotes (a last odd part has no closing quote: hidden too).
-            if index % 2 == 1,
-                !(["=", "]", ":", "/", "?", "&", "@"].contains(part) || knownKeywords.contains(String(part)))
-            {
-                out += "…"
-            } else {
-                out += part
+        var rest = Substring(text)
+        while let quote = rest.firstIndex(of: "\"") {
+            out += rest[..<quote]
+            let after = rest[quote...]
+            if after.hasPrefix("\"=\"") && (after.dropFirst(3).first.map { $0 == " " } ?? true) {
+                out += "\"=\""
+                rest = after.dropFirst(3)
+                continue
             }
+            return out + "…"
         }
-        return out
+        return out + rest
     }
-
-    /// Every keyword libpq knows (`host`, `sslmode`, …).
-    static let knownKeywords: Set<String> = {
-        guard let defaults = PQconndefaults() else { return [] }
-        defer { PQconninfoFree(defaults) }
-        var found: Set<String> = []
-        var option = defaults
-        while let keyword = option.pointee.keyword {
-            found.insert(String(cString: keyword))
-            option += 1
-        }
-        return found
-    }()
 }
 
 extension String {

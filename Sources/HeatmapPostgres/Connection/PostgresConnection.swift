@@ -18,6 +18,8 @@ public final class PostgresConnection: @unchecked Sendable {
     /// The statements prepared on this connection, by their text: their names (see
     /// `PostgresConnection+Prepared.swift`).
     var preparedNames: [String: String] = [:]
+    /// How many of its pool's setup statements the connection ran (see ``ConnectionPool/addSetup(_:)``).
+    var setupDone = 0
 
     /// Connects; libpq reads what the string leaves out from `PG*` variables and `.pgpass`,
     /// with TCP keepalives on unless the string sets them (see

@@ -132,7 +132,7 @@ extension PostgresSource {
         var layout = TableLayout(
             table: quoted, x: "heatmap_unit_x(\(lng))", y: "heatmap_unit_y(\(lat))", key: key, weight: weight,
             latitude: lat, longitude: lng, keyIndexed: (indexes.text(0, 0) ?? "0") != "0", imported: false,
-            filter: table.filter)
+            filter: nil)
         layout.geometry = g
         return layout
     }
