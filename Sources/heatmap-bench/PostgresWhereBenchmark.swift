@@ -82,7 +82,8 @@ enum PostgresWhereBenchmark {
                 inlineRows: rowsA, functionRows: rowsB)
             log(
                 String(
-                    format: "postgres-where %@ inline %8.1f us, function %8.1f us (paired %.3fx), rows %d / %d, %d runs",
+                    format:
+                        "postgres-where %@ inline %8.1f us, function %8.1f us (paired %.3fx), rows %d / %d, %d runs",
                     measured.tile.padding(toLength: 18, withPad: " ", startingAt: 0), measured.inlineMicroseconds,
                     measured.functionMicroseconds, measured.functionOverInlinePaired, rowsA, rowsB, runs))
             out.append(measured)

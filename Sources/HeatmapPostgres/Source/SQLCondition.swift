@@ -54,7 +54,8 @@ enum SQLCondition {
             guard columns.count <= maximumParameters else {
                 throw .invalidFilter(
                     filter: filter,
-                    reason: "it names more than \(maximumParameters) of the table's columns, more than a function takes")
+                    reason: "it names more than \(maximumParameters) of the table's columns, more than a function takes"
+                )
             }
         }
         let q = PostgresConnection.quoted(identifier:)
