@@ -86,10 +86,9 @@ extension ShardingTests {
         _ = try PostgresShardedImport.run(
             points: Self.points, into: "clash_shards", coordinator: cluster.coordinator.conninfo, shards: shards,
             mode: .replace)
-        // A view in the table's place: the coordinator's DROP TABLE fails after the shards' copies.
-        try coordinator.execute("DROP TABLE clash_shards")
-        try coordinator.execute("CREATE VIEW clash_shards AS SELECT 1 AS one")
-        defer { _ = try? coordinator.execute("DROP VIEW IF EXISTS clash_shards") }
+        // A view of the user's on the table: the coordinator's DROP TABLE fails after the shards' copies.
+        try coordinator.execute("CREATE VIEW clash_view AS SELECT count(*) FROM clash_shards")
+        defer { _ = try? coordinator.execute("DROP VIEW IF EXISTS clash_view") }
         let fewer = Array(Self.points.prefix(100))
         #expect(throws: PostgresError.self) {
             try PostgresShardedImport.run(

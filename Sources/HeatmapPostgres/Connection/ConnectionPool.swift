@@ -37,6 +37,9 @@ final class ConnectionPool: Sendable {
         ("plan_cache_mode", "force_generic_plan"),
     ]
 
+    /// How long a statement waits for a lock another session holds on the table.
+    static let lockTimeout = "10s"
+
     init(conninfo: ConnectionString, statementTimeoutMilliseconds: Int) {
         self.conninfo = conninfo
         self.statementTimeoutMilliseconds = statementTimeoutMilliseconds
@@ -97,6 +100,13 @@ final class ConnectionPool: Sendable {
             for (name, value) in Self.sessionSettings {
                 try connection.execute("SELECT set_config($1, $2, false)", [name, value])
             }
+            // A table locked by another session (an ALTER TABLE, a LOCK, a VACUUM FULL) makes
+            // statements wait for it: at most this long, then they fail as timed out (serve
+            // answers 503 and draws again when asked; render stops, saying so), never a silent
+            // hang; unless the connection string sets it (options=-c lock_timeout=…).
+            try connection.execute(
+                "SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
+                [Self.lockTimeout])
             if statementTimeoutMilliseconds > 0 {
                 try connection.execute(
                     "SELECT set_config('statement_timeout', $1, false)", ["\(statementTimeoutMilliseconds)"])

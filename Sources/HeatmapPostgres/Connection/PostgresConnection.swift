@@ -79,6 +79,11 @@ public final class PostgresConnection: @unchecked Sendable {
         PQfinish(connection)
     }
 
+    /// The database's encoding, as the server reported it at the start (`server_encoding`).
+    var serverEncoding: ServerEncoding {
+        ServerEncoding(name: PQparameterStatus(connection, "server_encoding").map { String(cString: $0) } ?? "UTF8")
+    }
+
     /// Whether the connection is still up (libpq learns it has broken when a statement fails).
     public var isOK: Bool { PQstatus(connection) == CONNECTION_OK }
 
@@ -170,6 +175,10 @@ public final class PostgresConnection: @unchecked Sendable {
         if PQstatus(connection) != CONNECTION_OK { throw .connectionLost(reason: reason) }
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
         if state == "57014" { throw .timedOut(reason: reason) }
+        // Another session held a lock on the table longer than lock_timeout (see ConnectionPool).
+        if state == "55P03" {
+            throw .timedOut(reason: "another session holds a lock on the table (waited lock_timeout): \(reason)")
+        }
         if let state, state.hasPrefix("08") || state == "57P01" { throw .connectionLost(reason: reason) }
         throw .queryFailed(reason: reason, sqlState: state)
     }

@@ -189,6 +189,23 @@ public final class PostgresSource: WeightSource {
         return layout
     }
 
+    /// The quoted summaries' table of `table` (see ``ObjectNames``): `T_cells`, or for a table
+    /// of a long name imported before the names were shortened, the name of then when only it exists.
+    static func summariesTable(of table: String, on connection: PostgresConnection) throws(PostgresError) -> String {
+        let names = ObjectNames(table: table, encoding: connection.serverEncoding)
+        let cells = names.quoted("_cells")
+        guard names.isShortened else { return cells }
+        // The name of then, cut by PostgreSQL, may be the table's own (`T_cells` cut to 63 bytes).
+        let legacy = names.legacy("_cells")
+        let found = try connection.execute(
+            """
+            SELECT to_regclass($1) IS NULL AND to_regclass($2) IS NOT NULL \
+            AND to_regclass($2) IS DISTINCT FROM to_regclass($3) \
+            AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'level')
+            """, [cells, legacy, PostgresConnection.quoted(identifier: table)])
+        return found.text(0, 0) == "t" ? legacy : cells
+    }
+
     /// How to read `table` without its row condition: its columns, and whether an index covers the key.
     static func columnLayout(of table: PostgresTable, on connection: PostgresConnection) throws(PostgresError)
         -> TableLayout
@@ -211,7 +228,7 @@ public final class PostgresSource: WeightSource {
             return try geometryLayout(of: table, column: geometry, weight: weight, on: connection)
         }
         if table.latitudeColumn == "lat", table.longitudeColumn == "lng", names.isSuperset(of: ["x", "y", "key"]) {
-            let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table.name))
+            let cells = try summariesTable(of: table.name, on: connection)
             let found = try connection.execute(
                 """
                 SELECT n.nspname || '.' || c.relname, to_regclass($2) IS NOT NULL \

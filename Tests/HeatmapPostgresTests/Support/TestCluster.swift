@@ -51,7 +51,19 @@ final class TestCluster: Sendable {
     }
 
     /// A connection string with the password, as a user would write it.
-    var url: String { "postgresql://postgres:\(Self.password)@127.0.0.1:\(port)/postgres" }
+    var url: String { url(database: "postgres") }
+
+    /// The URL of `database` of the cluster.
+    func url(database: String) -> String { "postgresql://postgres:\(Self.password)@127.0.0.1:\(port)/\(database)" }
+
+    /// A new, empty database of the cluster (dropped first if a run before left it), for a test
+    /// that needs objects no other test shares (its own `heatmap_key`, say); its URL.
+    func freshDatabase(_ name: String) throws -> String {
+        let admin = try PostgresConnection(conninfo)
+        try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        try admin.execute("CREATE DATABASE \(name)")
+        return url(database: name)
+    }
     var conninfo: ConnectionString { ConnectionString(url) }
 
     /// A new cluster of its own in a folder of `parent` (the temporary folder), started, with
