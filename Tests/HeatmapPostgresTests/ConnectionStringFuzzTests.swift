@@ -111,7 +111,7 @@ import Testing
         let admin = try PostgresConnection(cluster.conninfo)
         var generator = WhereFuzzTests.Generator(state: 11)
         let port = LoopbackPort.free()
-        try admin.execute("CREATE EXTENSION IF NOT EXISTS postgres_fdw")
+        try TestCluster.createExtension("postgres_fdw", on: admin)
         for round in 0..<max(2, Self.rounds / 50) {
             let password = Self.password(using: &generator)
             let literal = "'" + password.replacing("'", with: "''") + "'"

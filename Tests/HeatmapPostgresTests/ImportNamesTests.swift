@@ -60,7 +60,7 @@ import Testing
             let values = shape.hasPrefix("id") ? "(1, 'mine')" : "(1, 2, 3, 4, 5)"
             try connection.execute("INSERT INTO crimes_cells VALUES \(values)")
             for mode in [PostgresImport.Mode.create, .replace] {
-                Self.expectRefused("table", "\"crimes_cells\"", found: "not made by HeatmapKit") {
+                Self.expectRefused("table", "\"crimes_cells\"", found: "a table with columns") {
                     _ = try PostgresImport.run(points: Self.points, into: "crimes", connection: conninfo, mode: mode)
                 }
             }
@@ -200,7 +200,7 @@ import Testing
         let cluster = try ShardingTests.require()
         let coordinator = try PostgresConnection(cluster.coordinator.conninfo)
         let shards = cluster.shards.map(\.conninfo)
-        try coordinator.execute("CREATE EXTENSION IF NOT EXISTS postgres_fdw")
+        try TestCluster.createExtension("postgres_fdw", on: coordinator)
         try coordinator.execute("DROP SERVER IF EXISTS names_sharded_shard1 CASCADE")
         try coordinator.execute(
             "CREATE SERVER names_sharded_shard1 FOREIGN DATA WRAPPER postgres_fdw OPTIONS (host 'elsewhere')")

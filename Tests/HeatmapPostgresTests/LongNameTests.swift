@@ -174,4 +174,35 @@ import Testing
             try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table)).missingTriggers()
                 .isEmpty)
     }
+
+    @Test("a 63-byte name sharded over two servers: distinct servers, partitions and logs, tiles as memory's")
+    func sharded() throws {
+        let cluster = try ShardingTests.require()
+        let table = "s" + String(repeating: "h", count: 62)
+        let shards = cluster.shards.map(\.conninfo)
+        _ = try PostgresShardedImport.run(
+            points: ShardingTests.points, into: table, coordinator: cluster.coordinator.conninfo, shards: shards,
+            mode: .replace)
+        let coordinator = try PostgresConnection(cluster.coordinator.conninfo)
+        let names = ObjectNames(table: table, encoding: coordinator.serverEncoding)
+        let found = try coordinator.execute(
+            """
+            SELECT (SELECT count(*) FROM pg_foreign_server WHERE starts_with(srvname, $1)), \
+            (SELECT count(*) FROM pg_class WHERE starts_with(relname, $1) AND relkind = 'f'), \
+            (SELECT count(*) FROM pg_trigger WHERE tgrelid = to_regclass($2) AND NOT tgisinternal)
+            """, [names.prefix, PostgresConnection.quoted(identifier: table)])
+        #expect(found.text(0, 0) == "2", "two servers")
+        #expect(found.text(0, 1) == "6", "the partitions, the summaries' and the logs' foreign tables")
+        #expect(found.text(0, 2) == "2", "the counter and the gathering trigger")
+        let source = try PostgresSource(connection: cluster.coordinator.conninfo, table: PostgresTable(name: table))
+        #expect(try source.missingTriggers().isEmpty)
+        let memory = HeatmapTileLayer(index: try PointIndex(points: ShardingTests.points))
+        #expect(
+            try HeatmapTileLayer(source: source).tileFor(x: 115, y: 78, zoom: 7)
+                == memory.tileFor(x: 115, y: 78, zoom: 7))
+        // Again with --replace: every name is HeatmapKit's.
+        _ = try PostgresShardedImport.run(
+            points: ShardingTests.points, into: table, coordinator: cluster.coordinator.conninfo, shards: shards,
+            mode: .replace)
+    }
 }

@@ -14,7 +14,8 @@
 ///   partitions all named `T_shardN`;
 /// - `T_cells`: exactly the summaries' columns (with or without `rows`), and a trigger on `T`
 ///   calling `heatmap_cells_change()`, or one calling `heatmap_fill_position()` and a row of
-///   `heatmap_summaries` for `T` (a row alone outlives a dropped `T`: it is no evidence);
+///   `heatmap_summaries` for `T` (a row alone outlives a dropped `T`: it is no evidence), or,
+///   partitioned (a coordinator's), partitions all named `T_cells_shardN`;
 /// - a trigger of `T`'s: it calls one of HeatmapKit's trigger functions;
 /// - the index `T_key`: an index on `T`;
 /// - a shard's foreign server `T_shardN`: `postgres_fdw`, and no foreign table on it but
@@ -172,6 +173,7 @@ enum ImportObjects {
     /// The summaries' table of `T`.
     static func cells(_ names: ObjectNames, quoted: String) -> MadeObject {
         let base = MadeObject.literal("." + names.base)
+        let partitions = MadeObject.literal(names.name("_cells_shard"))
         return MadeObject(
             kind: .table, name: names.quoted("_cells"), what: "cell summaries of \(names.base)",
             recognised: [
@@ -189,6 +191,13 @@ enum ImportObjects {
                         AND s.table_name = n.nspname || \(base))
                         """,
                     requires: ["heatmap_summaries"]),
+                MadeObject.Evidence(
+                    sql: """
+                        \(columns(cellColumns)) AND (SELECT relkind FROM pg_class WHERE oid = $1::oid) = 'p' \
+                        AND NOT EXISTS (SELECT 1 FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid \
+                        WHERE i.inhparent = $1::oid AND NOT (starts_with(c.relname, \(partitions)) \
+                        AND substr(c.relname, length(\(partitions)) + 1) ~ '^[0-9]+$'))
+                        """),
             ])
     }
 

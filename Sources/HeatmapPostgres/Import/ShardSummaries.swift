@@ -20,6 +20,8 @@ enum ShardSummaries {
     static func build(
         table: String, quoted: String, names: ObjectNames, rows: Int, on connection: PostgresConnection
     ) throws(PostgresError) -> Int {
+        // Two imports replacing the shared functions at once collide: one at a time, until commit.
+        try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
         for statement in ChangeCounter.sharedStatements + [CellSummaries.sharedStatement] {
             try connection.execute(statement)
         }

@@ -35,6 +35,14 @@ final class ServeProcess: @unchecked Sendable {  // one thread at a time
         self.port = port
     }
 
+    /// A test that throws before ``stop()`` leaves no server behind.
+    deinit {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+    }
+
     /// The server's base URL.
     var base: String { "http://127.0.0.1:\(port)" }
 

@@ -56,6 +56,15 @@ final class TestCluster: Sendable {
     /// The URL of `database` of the cluster.
     func url(database: String) -> String { "postgresql://postgres:\(Self.password)@127.0.0.1:\(port)/\(database)" }
 
+    /// `CREATE EXTENSION IF NOT EXISTS name` on `connection` under the lock HeatmapKit's schema
+    /// changes take (an import in another suite may make it at the same time).
+    static func createExtension(_ name: String, on connection: PostgresConnection) throws {
+        try connection.execute("BEGIN")
+        try connection.execute("SELECT pg_advisory_xact_lock(\(0x4865_6174_6D61_70))")
+        try connection.execute("CREATE EXTENSION IF NOT EXISTS \(name)")
+        try connection.execute("COMMIT")
+    }
+
     /// A new, empty database of the cluster (dropped first if a run before left it), for a test
     /// that needs objects no other test shares (its own `heatmap_key`, say); its URL.
     func freshDatabase(_ name: String) throws -> String {
