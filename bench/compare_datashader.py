@@ -440,7 +440,7 @@ def compare_render(report, frame, count, radius, colours, heatmap, export_dir, g
             if bounds:
                 command += ["--bounds", bounds]
             subprocess.run(command, check=True, capture_output=True)
-            check = compare_render_tiles(theirs_folder, output, colours)
+            check = compare_render_tiles(theirs_folder, output, colours, (w, s, e, n))
         finally:
             shutil.rmtree(output, ignore_errors=True)
             shutil.rmtree(theirs_folder, ignore_errors=True)
@@ -463,8 +463,22 @@ def compare_render(report, frame, count, radius, colours, heatmap, export_dir, g
     return results
 
 
-def compare_render_tiles(heatmapkit_folder, datashader_folder, colours):
-    """Every tile HeatmapKit wrote against datashader's; datashader's others must be transparent."""
+def tile_range(bounds, zoom):
+    """The columns and rows of the tiles at `zoom` that a W,S,E,N box touches."""
+    w, s, e, n = bounds
+    count = 1 << zoom
+
+    def row(lat):
+        y = math.log(math.tan(math.pi / 4 + math.radians(lat) / 2))
+        return min(count - 1, max(0, int((1 - y / math.pi) / 2 * count)))
+    columns = range(int((w + 180) / 360 * count), min(count - 1, int((e + 180) / 360 * count)) + 1)
+    return columns, range(row(n), row(s) + 1)
+
+
+def compare_render_tiles(heatmapkit_folder, datashader_folder, colours, bounds):
+    """Every tile HeatmapKit wrote against datashader's; datashader's others within the bounds
+    must be transparent (render_tiles writes every tile of its 4096 px super-tiles, so also
+    tiles beyond the bounds, drawn from the points there: those are left out)."""
     import numpy as np
 
     def tiles(folder):
@@ -494,12 +508,18 @@ def compare_render_tiles(heatmapkit_folder, datashader_folder, colours):
         if not result["same"] and len(differing) < 20:
             differing.append({"tile": name, **result})
     extra_drawn = []
+    outside = 0
     for name in sorted(set(theirs) - set(ours)):
-        if read_png(theirs[name])[..., 3].any():
+        z, x, y = (int(v) for v in name[:-len(".png")].split(os.sep))
+        columns, rows = tile_range(bounds, z)
+        if x not in columns or y not in rows:
+            outside += 1
+        elif read_png(theirs[name])[..., 3].any():
             extra_drawn.append(name)
     check = {"compared": len(set(ours) & set(theirs)), "heatmapKitTiles": len(ours), "datashaderTiles": len(theirs),
              "missing": missing[:20], "missingCount": len(missing), "drawnWhereHeatmapKitHasNoTile": extra_drawn[:20],
-             "drawnWhereHeatmapKitHasNoTileCount": len(extra_drawn), "largestColourDifference": largest,
+             "drawnWhereHeatmapKitHasNoTileCount": len(extra_drawn), "datashaderTilesBeyondBounds": outside,
+             "largestColourDifference": largest,
              "colourTolerance": colours.tolerance, "differing": differing, **totals}
     check["same"] = not missing and not extra_drawn and not differing
     return check
