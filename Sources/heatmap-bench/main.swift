@@ -336,8 +336,8 @@ if options.sections.contains("postgres") {
         }
         log("postgres PostGIS: \(p.postgis)")
         if p.postgisSameRowsEveryTile == false {
-            let differing = p.tiles.filter { $0.postgisRows?.same == false }.map(\.tile)
-            log("postgres: PostGIS's rows differ from HeatmapKit's on \(differing.joined(separator: ", ")): no time for those")
+            let differing = p.tiles.filter { $0.postgisRows?.same == false }.map(\.tile).joined(separator: ", ")
+            log("postgres: PostGIS's rows differ from HeatmapKit's on \(differing): no time for those")
         }
         if let s = p.serve {
             log(
