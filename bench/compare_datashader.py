@@ -65,13 +65,21 @@ ENTRY_SLACK = 2
 
 
 def ensure_environment():
-    """Re-runs this script inside the venv, creating it with the pinned versions if needed."""
+    """Re-runs this script inside the venv, creating it with the pinned versions if needed (again
+    when the pins changed or an install did not finish: the venv keeps a copy of the pins it has)."""
     python = os.path.join(VENV, "bin", "python")
     if os.path.realpath(sys.prefix) == os.path.realpath(VENV):
         return
-    if not os.path.exists(python):
-        subprocess.check_call([sys.executable, "-m", "venv", VENV])
+    marker = os.path.join(VENV, "installed-requirements.txt")
+    with open(REQUIREMENTS) as f:
+        wanted = f.read()
+    installed = open(marker).read() if os.path.exists(marker) else None
+    if installed != wanted:
+        if not os.path.exists(python):
+            subprocess.check_call([sys.executable, "-m", "venv", VENV])
         subprocess.check_call([python, "-m", "pip", "install", "--quiet", "-r", REQUIREMENTS])
+        with open(marker, "w") as f:
+            f.write(wanted)
     os.execv(python, [python] + sys.argv)
 
 
@@ -261,6 +269,7 @@ def main():
     frame = load_frame(export_dir)
     count = len(frame)
     base = report.get("radius", 20)
+    began, load = time.time(), [round(v, 2) for v in os.getloadavg()]
     results = []
     scratch = tempfile.mkdtemp(prefix="compare-datashader-")
     try:
@@ -275,7 +284,8 @@ def main():
     report["datashader"] = {
         "version": ds.__version__, "pictures": os.path.relpath(pictures, os.path.dirname(report_path)),
         "tolerance": tolerance, "mode": "green (before issue 30)" if green else "HeatmapKit's kernel and colours",
-        "tiles": results, "sameEveryTile": same,
+        "tiles": results, "sameEveryTile": same, "loadAverageBefore": load,
+        "loadAverageAfter": [round(v, 2) for v in os.getloadavg()], "wallSeconds": round(time.time() - began, 1),
         "heatmapKitWinsEveryTile": same and all(r["ratio"] > 1 for r in results)}
     render = [] if "--no-render" in sys.argv else compare_render(
         report, frame, count, base, colours, heatmap, export_dir, green)
@@ -427,6 +437,7 @@ def compare_render(report, frame, count, radius, colours, heatmap, export_dir, g
         def post(img, **kwargs):
             return img
 
+        load = [round(v, 2) for v in os.getloadavg()]
         output = tempfile.mkdtemp(prefix="datashader-tiles-")
         theirs_folder = tempfile.mkdtemp(prefix="heatmapkit-tiles-")
         try:
@@ -446,7 +457,8 @@ def compare_render(report, frame, count, radius, colours, heatmap, export_dir, g
             shutil.rmtree(theirs_folder, ignore_errors=True)
         best = max(ours, key=lambda m: (m["threads"], m["format"] == "folder"))
         entry = {"zooms": zooms, "bounds": bounds, "points": count, "tiles": len(files), "bytes": size,
-                 "same": check["same"], "check": check}
+                 "same": check["same"], "check": check, "loadAverageBefore": load,
+                 "loadAverageAfter": [round(v, 2) for v in os.getloadavg()]}
         label = f"datashader render_tiles zooms {zooms} {bounds or 'everywhere'}"
         if not check["same"]:
             print(f"{label}: DIFFERENT PICTURE, not timed: {json.dumps(check)[:600]}", file=sys.stderr)
