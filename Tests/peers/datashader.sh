@@ -19,7 +19,7 @@ cp "$WORK/report.json" "$WORK/green.json"
 python3 bench/compare_datashader.py "$WORK/report.json" "$WORK/data" --repetitions 1 --heatmap "$BIN" \
     --no-render --pictures "$ARTIFACTS/datashader-pictures"
 if python3 bench/compare_datashader.py "$WORK/green.json" "$WORK/data" --repetitions 1 --heatmap "$BIN" \
-    --no-render --pictures "$WORK/green-pictures" 2>"$WORK/green.log"; then
+    --no-render --green --pictures "$WORK/green-pictures" 2>"$WORK/green.log"; then
     echo "datashader test: the old (green) drawing was not refused" >&2
     cat "$WORK/green.log" >&2
     exit 1
