@@ -134,15 +134,7 @@ enum MapPage {
                 legend.title = shown.info.name + ", zoom " + z;
                 legend.style.display = "block";
                 document.body.dataset.legend = src;
-                layout();
               }
-              // Where the legend and the controls sit (x,y,width,height), for the browser test.
-              function layout() {
-                const box = (e) => { const r = e.getBoundingClientRect(); return [r.left, r.top, r.width, r.height].map(Math.round).join(","); };
-                document.body.dataset.legendBox = legend.style.display === "none" ? "" : box(legend);
-                document.body.dataset.controlsBox = box(document.getElementById("controls"));
-              }
-              window.addEventListener("resize", layout);
               map.on("zoomend overlayadd overlayremove", showLegend);
               function update() {
                 tuned = true;
