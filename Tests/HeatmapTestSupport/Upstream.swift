@@ -167,7 +167,9 @@ public final class Upstream: Sendable {
         case "redirect-png":
             redirect(fd, to: "/png/" + path.split(separator: "/").dropFirst().joined(separator: "/"), answer: leave)
         case "redirect-away":
-            redirect(fd, to: "http://127.0.0.2:\(port)/png/" + path.split(separator: "/").dropFirst().joined(separator: "/"), answer: leave)
+            redirect(
+                fd, to: "http://127.0.0.2:\(port)/png/" + path.split(separator: "/").dropFirst().joined(separator: "/"),
+                answer: leave)
         default: answer("400 Bad Request", "text/plain", [])
         }
     }

@@ -191,7 +191,9 @@ import Testing
             CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
             CREATE VIEW metadata AS SELECT 'name' AS name, (\(Self.endless)) AS value;
             """)
-        let opening = #expect(throws: TileArchiveError.self) { try MBTilesReader(path: metadata, statementSeconds: 0.3) }
+        let opening = #expect(throws: TileArchiveError.self) {
+            try MBTilesReader(path: metadata, statementSeconds: 0.3)
+        }
         #expect(opening?.reason.contains("budget") == true, "\(String(describing: opening))")
     }
 
@@ -238,13 +240,16 @@ import Testing
         // The whole render's size in pages, then a disk (SQLite's page limit) of two thirds of it.
         let whole = folder.file("whole.mbtiles")
         let summary = try renderer().render(
-            into: try MBTilesWriter(path: whole, metadata: Fixtures.metadata(), mode: .create), progress: RenderProgress())
+            into: try MBTilesWriter(path: whole, metadata: Fixtures.metadata(), mode: .create),
+            progress: RenderProgress())
         try #require(summary.written > 2 * MBTilesWriter.batchSize, "\(summary.written) tiles: too few to test")
         let pages = try #require(try FileManager.default.attributesOfItem(atPath: whole)[.size] as? Int) / 4096
         let path = folder.file("full.mbtiles")
         let writer = try MBTilesWriter(
             path: path, metadata: Fixtures.metadata(), mode: .create, pageLimit: pages * 2 / 3)
-        let failure = #expect(throws: RenderFailure.self) { try renderer().render(into: writer, progress: RenderProgress()) }
+        let failure = #expect(throws: RenderFailure.self) {
+            try renderer().render(into: writer, progress: RenderProgress())
+        }
         let stored = try MBTilesWriter(path: path, metadata: Fixtures.metadata(), mode: .resume).storedTiles().count
         #expect(stored > 0)
         #expect(failure?.summary.keptTiles == stored, "written \(failure?.summary.written ?? 0), stored \(stored)")

@@ -15,7 +15,12 @@ struct TileFetchTests {
     }
 
     static func url(_ upstream: Upstream, _ mode: String, _ tile: String = "1/0/0") -> URL {
-        URL(string: "http://127.0.0.1:\(upstream.port)/\(mode)/\(tile).png")!
+        var parts = URLComponents()
+        parts.scheme = "http"
+        parts.host = "127.0.0.1"
+        parts.port = upstream.port
+        parts.path = "/\(mode)/\(tile).png"
+        return parts.url ?? URL(fileURLWithPath: "/")
     }
 
     @Test("a PNG is read whole; 404 and 500 are answered as they are")
@@ -54,7 +59,9 @@ struct TileFetchTests {
         let upstream = try Upstream()
         defer { upstream.stop() }
         #expect(await Self.fetcher.get(Self.url(upstream, "hang"), timeout: 0.3, maximumBytes: 1 << 20) == nil)
-        let task = Task { await Self.fetcher.get(Self.url(upstream, "hang", "2/0/0"), timeout: 60, maximumBytes: 1 << 20) }
+        let task = Task {
+            await Self.fetcher.get(Self.url(upstream, "hang", "2/0/0"), timeout: 60, maximumBytes: 1 << 20)
+        }
         try await Task.sleep(nanoseconds: 100_000_000)
         task.cancel()
         #expect(await task.value == nil)
@@ -68,7 +75,9 @@ struct TileFetchTests {
             for i in 0..<400 {
                 group.addTask {
                     let url = Self.url(upstream, i % 2 == 0 ? "redirect-fast" : "redirect-slow", "9/\(i)/0")
-                    let task = Task { await Self.fetcher.get(url, timeout: 0.02 + Double(i % 7) * 0.01, maximumBytes: 1 << 20) }
+                    let task = Task {
+                        await Self.fetcher.get(url, timeout: 0.02 + Double(i % 7) * 0.01, maximumBytes: 1 << 20)
+                    }
                     if i % 3 == 0 { task.cancel() }
                     _ = await task.value
                     return true

@@ -21,7 +21,7 @@ package struct PNGHeader: Sendable, Hashable {
     }
 
     /// Whether `bytes` end with the IEND chunk every whole PNG ends with (a body cut short does not).
-    static func isComplete(_ bytes: [UInt8]) -> Bool {
+    package static func isComplete(_ bytes: [UInt8]) -> Bool {
         bytes.count >= 45 && bytes.suffix(12).elementsEqual(end)
     }
 }

@@ -8,11 +8,12 @@ enum StoredTile {
     /// The largest stored tile read, in bytes (URL layers' body limit).
     static let maximumBytes = 16 << 20
 
-    /// `bytes`, when they start as a PNG does.
+    /// `bytes`, when they are framed as a PNG is (the signature and IHDR first, IEND last: a
+    /// body cut short is refused, as URL layers refuse one).
     ///
     /// - Throws: ``TileArchiveError`` of kind `.invalid` naming the archive and the tile.
     static func checked(_ bytes: [UInt8], z: Int, x: Int, y: Int, path: String) throws(TileArchiveError) -> [UInt8] {
-        guard PNGHeader(bytes) != nil else {
+        guard PNGHeader(bytes) != nil, PNGHeader.isComplete(bytes) else {
             throw TileArchiveError(.invalid, path: path, "tile \(z)/\(x)/\(y) is not a PNG image")
         }
         return bytes
