@@ -4,6 +4,10 @@ import HeatmapTestSupport
 import HeatmapTiles
 import Testing
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 #if canImport(CCurl)
 
     /// https through the command's fetch backend: a loopback TLS upstream (a certificate made with
@@ -27,18 +31,9 @@ import Testing
             s = http.server.HTTPServer(("127.0.0.1", 0), H)
             c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); c.load_cert_chain(sys.argv[1], sys.argv[2])
             s.socket = c.wrap_socket(s.socket, server_side=True)
-            print(s.server_address[1], flush=True)
+            open(sys.argv[4], "w").write(str(s.server_address[1]))
             s.serve_forever()
             """
-
-        /// The bytes of `pipe` up to its first newline (blocking).
-        static func firstLine(_ pipe: Pipe) -> [UInt8] {
-            var line: [UInt8] = []
-            while let byte = try? pipe.fileHandleForReading.read(upToCount: 1), let first = byte.first, first != 10 {
-                line.append(first)
-            }
-            return line
-        }
 
         @Test("https: a trusted certificate gives the PNG, an unknown one gives nothing")
         func https() async throws {
@@ -60,16 +55,18 @@ import Testing
             process.executableURL = try #require(TestProgram.program("python3"))
             process.arguments = [
                 folder.file("server.py"), folder.file("cert.pem"), folder.file("key.pem"), folder.file("tile.png"),
+                folder.file("port"),
             ]
-            let output = Pipe()
-            process.standardOutput = output
             try process.run()
             defer {
-                process.terminate()
+                // SIGKILL: a child of the test process may be started with SIGTERM blocked.
+                kill(process.processIdentifier, SIGKILL)
                 process.waitUntilExit()
             }
-            let line = String(decoding: Self.firstLine(output), as: UTF8.self)
-            let port = try #require(Int(line.trimmingCharacters(in: .whitespacesAndNewlines)), "python: \(line)")
+            let portFile = folder.file("port")
+            try #require(eventually(within: 30) { FileManager.default.fileExists(atPath: portFile) })
+            let text = try String(contentsOfFile: portFile, encoding: .utf8)
+            let port = try #require(Int(text), "python wrote \(text)")
             let url = try #require(URL(string: "https://127.0.0.1:\(port)/1/0/0.png"))
             let trusting = CurlTileFetcher(certificates: folder.file("cert.pem"))
             #expect(await trusting.get(url, timeout: 10, maximumBytes: 1 << 20) == TileResponse(status: 200, body: png))
