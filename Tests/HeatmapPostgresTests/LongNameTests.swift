@@ -106,6 +106,17 @@ import Testing
         #expect(
             missing.standardOutput.contains("live updates: missing triggers: heatmap_log_change() AFTER"),
             "\(missing.standardOutput)")
+        let json = try HeatmapCommand.run(["info", "--postgres", cluster.url, "--table", table, "--json"])
+        let report = try JSONSerialization.jsonObject(with: Data(json.standardOutput.utf8)) as? [String: Any]
+        let listed = report?["missingTriggers"] as? [String] ?? []
+        #expect(listed.count == 1 && listed[0].hasPrefix("heatmap_log_change() AFTER"), "\(json.standardOutput)")
+        // serve says so at start, and an --append puts the trigger back.
+        let again = try ServeProcess(["--postgres", cluster.url, "--table", table, "--layer-name", "long"])
+        let warning = again.stop()
+        #expect(warning.contains("lacks triggers import makes (heatmap_log_change() AFTER"), "\(warning)")
+        _ = try PostgresImport.run(
+            points: LiveDataTests.points, into: table, connection: cluster.conninfo, mode: .append)
+        #expect(try source.missingTriggers().isEmpty)
     }
 
     @Test("a name of 64 bytes is refused, nothing made")
