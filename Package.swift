@@ -18,6 +18,8 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CEpoll"),
+        // WebP tiles, for the server and the command only: the HeatmapKit product needs no libwebp.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
@@ -25,24 +27,31 @@ let package = Package(
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
         .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
+        .target(name: "HeatmapWebP", dependencies: ["HeatmapKit", "CWebP"]),
         .target(
             name: "HeatmapServer",
             dependencies: [
-                "HeatmapKit", "HeatmapTiles", .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+                "HeatmapKit", "HeatmapTiles", "HeatmapWebP",
+                .target(name: "CEpoll", condition: .when(platforms: [.linux])),
             ]
         ),
         // The glue of a served table: HeatmapServer's layer following HeatmapPostgres's change count.
         .target(name: "HeatmapPostgresServer", dependencies: ["HeatmapKit", "HeatmapPostgres", "HeatmapServer"]),
         .executableTarget(
             name: "heatmap",
-            dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres", "HeatmapPostgresServer"]),
-        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]),
+            dependencies: [
+                "HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres", "HeatmapPostgresServer",
+                "HeatmapWebP",
+            ]),
+        .executableTarget(
+            name: "heatmap-bench",
+            dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres", "HeatmapWebP", "CPNG"]),
         // Helpers of the test targets only (running the built command, an HTTP upstream, ports).
         .target(name: "HeatmapTestSupport", dependencies: ["HeatmapKit"], path: "Tests/HeatmapTestSupport"),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
-            dependencies: ["HeatmapKit", "CPNG", "CZlib", "HeatmapTestSupport"],
+            dependencies: ["HeatmapKit", "CPNG", "CZlib", "HeatmapTestSupport", "HeatmapWebP", "CWebP"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
