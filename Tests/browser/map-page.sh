@@ -40,6 +40,17 @@ timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?gradient=ice&radius=30" >"
     2>>"$ARTIFACTS/chromium.log"
 python3 Tests/browser/check_screenshot.py "$ARTIFACTS/map-page-ice.png" "$ARTIFACTS/map-page-ice.html" \
     "http://127.0.0.1:$PORT/metrics" ice
+# WebP tiles: the page's ?format=webp makes Leaflet ask for .webp tiles, which it must draw.
+timeout 120 "$BROWSER" "${FLAGS[@]}" --screenshot="$ARTIFACTS/map-page-webp.png" "$URL?format=webp" \
+    2>>"$ARTIFACTS/chromium.log"
+timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?format=webp" >"$ARTIFACTS/map-page-webp.html" \
+    2>>"$ARTIFACTS/chromium.log"
+grep -q 'src="/police_stations/[0-9]*/[0-9]*/[0-9]*\(@2x\)\?\.webp"' "$ARTIFACTS/map-page-webp.html" \
+    || { echo "browser test: the page asked for no .webp tile" >&2; exit 1; }
+grep -q 'src="/police_stations/[0-9]*/[0-9]*/[0-9]*\(@2x\)\?\.png"' "$ARTIFACTS/map-page-webp.html" \
+    && { echo "browser test: the page asked for .png tiles with ?format=webp" >&2; exit 1; }
+python3 Tests/browser/check_screenshot.py "$ARTIFACTS/map-page-webp.png" "$ARTIFACTS/map-page-webp.html" \
+    "http://127.0.0.1:$PORT/metrics" webp
 # The percentile control: the page's query sets it, and the tiles and the legend are asked for with it.
 timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?max-percentile=90" >"$ARTIFACTS/map-page-p90.html" \
     2>>"$ARTIFACTS/chromium.log"

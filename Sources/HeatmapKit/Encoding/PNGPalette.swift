@@ -77,25 +77,32 @@ struct PNGPalette {
     }
 
     /// The palette of `image` and each pixel's index in it (one byte a pixel, row-major), or
-    /// `nil` when the image holds more than 256 colours. Fully transparent black is index 0
-    /// (it zeroes filtered rows), the other colours follow in the order they first appear; a
-    /// pixel equal to the one before it is not looked up again.
+    /// `nil` when the image holds more than 256 colours. Fully transparent black, when the image
+    /// has it, is index 0 (it zeroes filtered rows), the other colours follow in the order they
+    /// first appear; a pixel equal to the one before it is not looked up again.
     ///
     /// - Complexity: O(pixels); it stops at the 257th colour.
     static func indexed(_ image: RGBAImage) -> (palette: PNGPalette, indices: [UInt8])? {
         guard image.width > 0, image.height > 0 else { return nil }
         switch indexed(image, transparentFirst: true) {
-        case .fits(let palette, let indices): return (palette, indices)
+        case .fits(let palette, var indices, let sawTransparent):
+            guard !sawTransparent else { return (palette, indices) }
+            // No pixel is transparent black: its entry goes, and every index moves down one.
+            indices.withUnsafeMutableBufferPointer { indices in
+                for i in indices.indices { indices[i] &-= 1 }
+            }
+            return (PNGPalette(colors: Array(palette.colors.dropFirst())), indices)
         case .tooMany(let sawTransparent):
             // 256 other colours fill the palette without transparent black.
-            guard !sawTransparent, case .fits(let palette, let indices) = indexed(image, transparentFirst: false)
+            guard !sawTransparent, case .fits(let palette, let indices, _) = indexed(image, transparentFirst: false)
             else { return nil }
             return (palette, indices)
         }
     }
 
     private enum Scan {
-        case fits(PNGPalette, [UInt8])
+        /// The palette, the indices, and whether transparent black was among the pixels.
+        case fits(PNGPalette, [UInt8], sawTransparent: Bool)
         /// Over 256 colours; whether transparent black was among the pixels read.
         case tooMany(sawTransparent: Bool)
     }
@@ -132,6 +139,6 @@ struct PNGPalette {
                 initialized = count
             }
         }
-        return fits ? .fits(palette, indices) : .tooMany(sawTransparent: sawTransparent)
+        return fits ? .fits(palette, indices, sawTransparent: sawTransparent) : .tooMany(sawTransparent: sawTransparent)
     }
 }

@@ -12,11 +12,12 @@ public enum GradientPresets {
 
     /// A preset name, or colours with stops: `0000ff:0.2,ff0000:1` (`#` optional, 3, 6 or 8 hex digits).
     ///
-    /// - Parameter colorMapSize: entries of the colour map; `nil` for 1000 with a preset, 256 with stops.
+    /// - Parameter colorMapSize: entries of the colour map; `nil` for the server's 255
+    ///   (``Gradient/paletteColorMapSize``: every tile a palette PNG).
     /// - Throws: ``OverrideError`` saying what is wrong.
     public static func parse(_ text: String, colorMapSize: Int? = nil) throws(OverrideError) -> Gradient {
         do {
-            return try Gradient.parse(text, colorMapSize: colorMapSize)
+            return try Gradient.parse(text, colorMapSize: colorMapSize ?? Gradient.paletteColorMapSize)
         } catch {
             throw OverrideError(error.description)
         }
