@@ -55,11 +55,12 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "HeatmapTilesTests", dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite", "HeatmapTestSupport"],
+            name: "HeatmapTilesTests",
+            dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite", "HeatmapTestSupport", "HeatmapWebP"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapServerTests",
-            dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles", "HeatmapTestSupport"],
+            dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles", "HeatmapTestSupport", "HeatmapWebP"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapPostgresTests",

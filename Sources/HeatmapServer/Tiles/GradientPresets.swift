@@ -7,8 +7,11 @@ public enum GradientPresets {
     /// The preset names, in the order the map page lists them: ``Gradient/presetNames``.
     public static let names = Gradient.presetNames
 
-    /// The gradient of a preset name, 1000 entries; `nil` if unknown.
-    public static func named(_ name: String) -> Gradient? { Gradient.preset(named: name) }
+    /// The gradient of a preset name with the server's 255 entries (``Gradient/paletteColorMapSize``);
+    /// `nil` if unknown.
+    public static func named(_ name: String) -> Gradient? {
+        Gradient.preset(named: name, colorMapSize: Gradient.paletteColorMapSize)
+    }
 
     /// A preset name, or colours with stops: `0000ff:0.2,ff0000:1` (`#` optional, 3, 6 or 8 hex digits).
     ///
