@@ -69,7 +69,8 @@ extension PNGEncoder {
 
     /// Packs each row of indices at `depth` bits a pixel (the leftmost pixel in the high bits)
     /// and writes it filtered: `height` rows of a filter type byte and `(width·depth + 7) / 8`
-    /// bytes at `out`.
+    /// bytes at `out`; a row of zeros (transparent, as index 0 is when the image has it) is
+    /// written unfiltered, type 0.
     static func filterIndexRows(
         _ indices: UnsafePointer<UInt8>, width: Int, height: Int, depth: Int, filter: Filter,
         into out: UnsafeMutablePointer<UInt8>
@@ -96,11 +97,35 @@ extension PNGEncoder {
                 row = UnsafePointer(packed)
                 previous = UnsafePointer(above)
             }
-            PNGRowFilter.filterRow(
-                row, previous: previous, into: out + y * (rowBytes + 1), count: rowBytes, fixedType: fixedType,
-                candidate: &candidate, best: &best, bytesPerPixel: 1)
+            let target = out + y * (rowBytes + 1)
+            if isZero(row, count: rowBytes) {
+                // A transparent row, whatever the filter: type "none" and zeros, so that the runs of
+                // zeros of empty rows go on through their type bytes.
+                target.initialize(repeating: 0, count: rowBytes + 1)
+            } else {
+                PNGRowFilter.filterRow(
+                    row, previous: previous, into: target, count: rowBytes, fixedType: fixedType,
+                    candidate: &candidate, best: &best, bytesPerPixel: 1)
+            }
             if depth < 8 { swap(&above, &packed) }
         }
+    }
+
+    /// Whether the `count` bytes at `bytes` are all zero, eight at a time.
+    @inline(__always)
+    static func isZero(_ bytes: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let raw = UnsafeRawPointer(bytes)
+        var i = 0
+        var any: UInt64 = 0
+        while i + 8 <= count {
+            any |= raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            i += 8
+        }
+        while i < count {
+            any |= UInt64(bytes[i])
+            i += 1
+        }
+        return any == 0
     }
 
     /// Packs `count` indices below 2^`depth` into bytes, `8 / depth` a byte, high bits first;
