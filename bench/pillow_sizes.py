@@ -23,7 +23,7 @@ VENV = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".venv-pillow")
 
 def ensure_pillow():
     python = os.path.join(VENV, "bin", "python")
-    if os.path.realpath(sys.executable) != os.path.realpath(python):
+    if os.path.realpath(sys.prefix) != os.path.realpath(VENV):
         if not os.path.exists(python):
             subprocess.run([sys.executable, "-m", "venv", VENV], check=True)
             subprocess.run([os.path.join(VENV, "bin", "pip"), "install", "--quiet", "pillow", "numpy"], check=True)
