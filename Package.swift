@@ -20,12 +20,19 @@ let package = Package(
         .systemLibrary(name: "CEpoll"),
         // WebP tiles, for the server and the command only: the HeatmapKit product needs no libwebp.
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        // libcurl for URL layers' fetches in the command and server on Linux (URLTileLayer's URLSession elsewhere).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
-        .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
+        .target(
+            name: "HeatmapTiles",
+            dependencies: [
+                "HeatmapKit", "CSQLite", "CZlib", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
         .target(name: "HeatmapWebP", dependencies: ["HeatmapKit", "CWebP"]),
         .target(

@@ -104,7 +104,11 @@ struct ImageCommand {
         if let base {
             do {
                 layer = TileStack(
-                    [try URLTileLayer(template: base, name: "base", tileSize: baseTileSize), heatmap])
+                    [
+                        try URLTileLayer(
+                            template: base, name: "base", tileSize: baseTileSize, fetcher: TileFetchBackend.shared),
+                        heatmap,
+                    ])
             } catch {
                 throw .usage(error.description)
             }
