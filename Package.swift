@@ -17,7 +17,9 @@ let package = Package(
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        .systemLibrary(name: "CEpoll"),
+        // epoll and accept4, its body inside `#ifdef __linux__` (empty elsewhere), so no
+        // dependency on it needs a platform condition.
+        .target(name: "CEpoll"),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
@@ -28,7 +30,7 @@ let package = Package(
         .target(
             name: "HeatmapServer",
             dependencies: [
-                "HeatmapKit", "HeatmapTiles", .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+                "HeatmapKit", "HeatmapTiles", "CEpoll",
             ]
         ),
         // The glue of a served table: HeatmapServer's layer following HeatmapPostgres's change count.

@@ -1,9 +1,6 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `heatmap serve` as its own process under many connections and few descriptors: idle
 /// keep-alive connections held with bounded memory while others get tiles, 503 beyond the cap,
@@ -35,10 +32,10 @@ import Testing
         try #require(FileManager.default.isExecutableFile(atPath: ServeCommandTests.executable.path))
         let count = 10_000
         var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        getrlimit(TestSocket.descriptorLimit, &limit)
         // The test holds every client end; the server raises its own soft limit to the hard one.
         limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        setrlimit(TestSocket.descriptorLimit, &limit)
         try #require(limit.rlim_cur >= rlim_t(count + 500), "RLIMIT_NOFILE's hard limit \(limit.rlim_max) is too low")
         let server = try ServeProcess([
             "--max-connections", "\(count + 1)", "--idle-timeout", "600", "--cache-mb", "16", "--no-watch",
