@@ -12,7 +12,9 @@ let package = Package(
         .executable(name: "heatmap-bench", targets: ["heatmap-bench"]),
     ],
     targets: [
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
+        // zlib as every Apple SDK has it: `link "z"` in the module map, no pkg-config (a pkg-config
+        // provider would put macOS library paths into iOS builds). HeatmapKit's only C library.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -24,7 +26,7 @@ let package = Package(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
-        .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
+        .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib"]),
         .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
         .target(

@@ -1,4 +1,3 @@
-
 /// Ports on 127.0.0.1 for the servers the tests start.
 public enum LoopbackPort {
     /// A port no one listens on now, from the kernel (bound to port 0, read back, released).

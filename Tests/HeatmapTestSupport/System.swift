@@ -40,10 +40,11 @@ public enum TestSocket {
         #endif
     }
 
-    /// `RLIMIT_NOFILE` as `getrlimit(2)` takes it (an enum case on Glibc).
     #if canImport(Glibc)
+        /// `RLIMIT_NOFILE` as `getrlimit(2)` takes it (an enum case on Glibc).
         public static let descriptorLimit = Int32(RLIMIT_NOFILE.rawValue)
     #else
+        /// `RLIMIT_NOFILE` as `getrlimit(2)` takes it.
         public static let descriptorLimit = RLIMIT_NOFILE
     #endif
 
@@ -56,13 +57,13 @@ public enum TestSocket {
 
 private let systemSend = send
 
-/// `posix_spawn` file actions before `posix_spawn_file_actions_init` (a struct on Glibc, a
-/// pointer on Darwin).
 #if canImport(Darwin)
+    /// `posix_spawn` file actions before `posix_spawn_file_actions_init` (a pointer on Darwin).
     public typealias SpawnFileActions = posix_spawn_file_actions_t?
     /// Empty file actions, to pass to `posix_spawn_file_actions_init`.
     public func emptySpawnFileActions() -> SpawnFileActions { nil }
 #else
+    /// `posix_spawn` file actions before `posix_spawn_file_actions_init` (a struct on Glibc).
     public typealias SpawnFileActions = posix_spawn_file_actions_t
     /// Empty file actions, to pass to `posix_spawn_file_actions_init`.
     public func emptySpawnFileActions() -> SpawnFileActions { posix_spawn_file_actions_t() }
