@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "HeatmapKit", targets: ["HeatmapKit"]),
+        .library(name: "HeatmapMapKit", targets: ["HeatmapMapKit"]),
         .library(name: "HeatmapTiles", targets: ["HeatmapTiles"]),
         .library(name: "HeatmapPostgres", targets: ["HeatmapPostgres"]),
         .executable(name: "heatmap", targets: ["heatmap"]),
@@ -27,6 +28,8 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib"]),
+        // MapKit's overlay of a TileLayer: its MapKit file compiles only where MapKit exists.
+        .target(name: "HeatmapMapKit", dependencies: ["HeatmapKit"]),
         .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
         .target(
@@ -46,7 +49,7 @@ let package = Package(
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
-            dependencies: ["HeatmapKit", "CPNG", "CZlib", "HeatmapTestSupport"],
+            dependencies: ["HeatmapKit", "HeatmapMapKit", "CPNG", "CZlib", "HeatmapTestSupport"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

@@ -43,6 +43,9 @@ LINUX_ONLY = [
 # Backend files that are Linux's alone: their whole body must sit inside `#if os(Linux)`.
 LINUX_ONLY_FILES = {"Sources/HeatmapServer/Server/EpollPoller.swift"}
 
+# The products an iOS app links: no C library beyond the SDK's in their closure.
+APP_PRODUCTS = {"HeatmapKit", "HeatmapMapKit"}
+
 # Libraries every Apple SDK (macOS, iOS) links without anything installed.
 SDK_LIBRARIES = {"z"}
 
@@ -127,10 +130,10 @@ def check_package(root, description=None, manifest=None):
     findings = []
     targets = {t["name"]: t for t in description["targets"]}
     declared = {t["name"]: t for t in manifest["targets"]}
-    product = next((p for p in description["products"] if p["name"] == "HeatmapKit"), None)
-    if product is None:
+    products = [p for p in description["products"] if p["name"] in APP_PRODUCTS]
+    if not products:
         return ["Package.swift: no HeatmapKit product"]
-    closure, todo = set(), list(product["targets"])
+    closure, todo = set(), [t for p in products for t in p["targets"]]
     while todo:
         name = todo.pop()
         if name in closure:
