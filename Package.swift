@@ -16,10 +16,14 @@ let package = Package(
         // zlib as every Apple SDK has it: `link "z"` in the module map, no pkg-config (a pkg-config
         // provider would put macOS library paths into iOS builds). HeatmapKit's only C library.
         .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // libpng: the tests' reference decoder only.
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["pkgconf", "libpng"])]),
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+        // Homebrew's libpq is keg-only: README's Install gives the PKG_CONFIG_PATH it needs.
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["pkgconf", "libpq"])]),
         // epoll and accept4, its body inside `#ifdef __linux__` (empty elsewhere), so no
         // dependency on it needs a platform condition.
         .target(name: "CEpoll"),

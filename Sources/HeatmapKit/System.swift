@@ -15,3 +15,5 @@
 
 /// `close(2)`, for code inside types with a `close` of their own.
 let closeFile = close
+/// `read(2)`, for code inside types with a `read` of their own.
+let readFile = read
