@@ -57,6 +57,24 @@ import Testing
         #expect(metrics.contains("heatmap_event_loop_info{backend=\"\(expected.rawValue)\"} 1\n"), "\(metrics)")
     }
 
+    @Test("heatmap serve refuses a HEATMAP_EVENT_LOOP it does not know, naming the variable and the choices")
+    func commandRefusesAnUnknownBackend() throws {
+        try #require(FileManager.default.isExecutableFile(atPath: ServeCommandTests.executable.path))
+        let process = Process()
+        process.executableURL = ServeCommandTests.executable
+        process.arguments = ["serve", try TestServer.fixturePath(), "--port", "0", "--no-watch"]
+        process.environment = ProcessInfo.processInfo.environment.merging(["HEATMAP_EVENT_LOOP": "kqueue"]) { $1 }
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = Pipe()
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus != 0)
+        let choices = Self.available.map(\.rawValue).joined(separator: " or ")
+        #expect(text.contains("HEATMAP_EVENT_LOOP=kqueue (give \(choices))"), "\(text)")
+    }
+
     @Test("keep-alive, pipelining, deferred answers and many connections on each backend", arguments: available)
     func connectionsOnEachBackend(_ backend: EventLoopBackend) throws {
         let server = try HTTPServer(
