@@ -27,7 +27,9 @@ import Testing
         return false
     }
 
-    @Test("10,000 idle keep-alive connections: bounded memory, tiles for others, 503 beyond the cap")
+    @Test(
+        "10,000 idle keep-alive connections: bounded memory, tiles for others, 503 beyond the cap",
+        .enabled(if: hasProcFileSystem, "reads the server's resident memory from /proc (Linux)"))
     func tenThousandIdleConnections() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ServeCommandTests.executable.path))
         let count = 10_000
@@ -86,7 +88,9 @@ import Testing
         #expect(server.stop() == 0)
     }
 
-    @Test("the descriptor limit reached: the server survives, backs off without spinning, serves again")
+    @Test(
+        "the descriptor limit reached: the server survives, backs off without spinning, serves again",
+        .enabled(if: hasProcFileSystem, "reads the server's descriptors and CPU time from /proc (Linux)"))
     func descriptorLimitReached() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ServeCommandTests.executable.path))
         let limit = 64
