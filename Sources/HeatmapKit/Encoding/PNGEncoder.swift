@@ -34,8 +34,8 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Hashable {
 
 /// Writes ``RGBAImage``s as PNG files: 8-bit RGBA (colour type 6), non-interlaced, one IDAT chunk.
 ///
-/// The PNG container is written directly (chunk CRCs with ``CRC32``); libpng is not needed to
-/// write, and zlib only for ``Compressor/zlib``. The defaults, the ``Filter/up`` filter and the ``Compressor/runLength`` deflate,
+/// The PNG container is written directly (chunk CRCs with ``CRC32``; zlib only for
+/// ``Compressor/zlib``). The defaults, the ``Filter/up`` filter and the ``Compressor/runLength`` deflate,
 /// were chosen by measuring heatmap tiles (README, Performance): on 512 × 512 tiles it is 4.5 to
 /// 5 times as fast as zlib's level 1 and its files are 12–30% smaller, since after `up` a
 /// heatmap is mostly runs of zeros and short repeated pixel deltas. Of zlib's settings, `up` at
