@@ -27,6 +27,9 @@ let package = Package(
         // epoll and accept4, its body inside `#ifdef __linux__` (empty elsewhere), so no
         // dependency on it needs a platform condition.
         .target(name: "CEpoll"),
+        // libcurl for URL layers' fetches in the command and server on Linux (URLTileLayer's URLSession elsewhere).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
@@ -34,7 +37,11 @@ let package = Package(
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib"]),
         // MapKit's overlay of a TileLayer: its MapKit file compiles only where MapKit exists.
         .target(name: "HeatmapMapKit", dependencies: ["HeatmapKit"]),
-        .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
+        .target(
+            name: "HeatmapTiles",
+            dependencies: [
+                "HeatmapKit", "CSQLite", "CZlib", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
         .target(
             name: "HeatmapServer",

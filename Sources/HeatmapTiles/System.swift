@@ -16,3 +16,5 @@
 let systemWrite = write
 /// `rename(2)`, for code inside types with a `rename` of their own.
 let systemRename = rename
+/// `read(2)`, for code inside types with a `read` of their own.
+let systemRead = read
