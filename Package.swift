@@ -27,6 +27,9 @@ let package = Package(
         // epoll and accept4, its body inside `#ifdef __linux__` (empty elsewhere), so no
         // dependency on it needs a platform condition.
         .target(name: "CEpoll"),
+        // WebP tiles, for the server and the command only: the HeatmapKit product needs no libwebp.
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["pkgconf", "webp"])]),
         // libcurl for URL layers' fetches in the command and server on Linux (URLTileLayer's URLSession elsewhere).
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
@@ -43,32 +46,41 @@ let package = Package(
                 "HeatmapKit", "CSQLite", "CZlib", .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
+        .target(name: "HeatmapWebP", dependencies: ["HeatmapKit", "CWebP"]),
         .target(
             name: "HeatmapServer",
             dependencies: [
-                "HeatmapKit", "HeatmapTiles", "CEpoll",
+                "HeatmapKit", "HeatmapTiles", "HeatmapWebP", "CEpoll",
             ]
         ),
         // The glue of a served table: HeatmapServer's layer following HeatmapPostgres's change count.
         .target(name: "HeatmapPostgresServer", dependencies: ["HeatmapKit", "HeatmapPostgres", "HeatmapServer"]),
         .executableTarget(
             name: "heatmap",
-            dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres", "HeatmapPostgresServer"]),
-        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]),
+            dependencies: [
+                "HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres", "HeatmapPostgresServer",
+                "HeatmapWebP",
+            ]),
+        .executableTarget(
+            name: "heatmap-bench",
+            dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres", "HeatmapWebP", "CPNG"]),
         // Helpers of the test targets only (running the built command, an HTTP upstream, ports).
         .target(name: "HeatmapTestSupport", dependencies: ["HeatmapKit"], path: "Tests/HeatmapTestSupport"),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
-            dependencies: ["HeatmapKit", "HeatmapMapKit", "CPNG", "CZlib", "HeatmapTestSupport"],
+            dependencies: [
+                "HeatmapKit", "HeatmapMapKit", "CPNG", "CZlib", "HeatmapTestSupport", "HeatmapWebP", "CWebP",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "HeatmapTilesTests", dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite", "HeatmapTestSupport"],
+            name: "HeatmapTilesTests",
+            dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite", "HeatmapTestSupport", "HeatmapWebP"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapServerTests",
-            dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles", "HeatmapTestSupport"],
+            dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles", "HeatmapTestSupport", "HeatmapWebP"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapPostgresTests",
