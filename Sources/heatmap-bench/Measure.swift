@@ -13,6 +13,13 @@ enum Measure {
     }
 
     /// The median of some numbers (0 for none).
+    /// The CPU time of the process so far, all threads', in seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }

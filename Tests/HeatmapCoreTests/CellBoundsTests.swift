@@ -27,10 +27,10 @@ import Testing
 
     @Test("bounds of occupied and empty cells equal the definition, across the antimeridian", arguments: [10, 14, 17])
     func boundsMatchDefinition(level: Int) throws {
-        let grid = CellBounds(index: try Self.index(seed: UInt64(level)), level: level)
+        let grid = CellBounds(try Self.index(seed: UInt64(level)).occupiedCells(CellQuery(level: level)), level: level)
         try #require(grid.cells.count > 100)
         let taps: [Float] = [1, 0.9, 0.5]
-        let targets = MaximumSearch<PointIndex>.neighbourhoods(of: grid.cells, columns: Int(grid.columns))
+        let targets = MaximumSearch.neighbourhoods(of: grid.cells, reach: 1, columns: Int(grid.columns))
         let bounds = grid.bounds(of: targets, taps: taps)
         for (target, bound) in zip(targets, bounds) {
             let expected = Self.definition(of: target, in: grid, taps: taps)
@@ -53,7 +53,7 @@ import Testing
                     longitude: Double.random(in: -180..<180, using: &random)),
                 intensity: Double.random(in: 0.5...2, using: &random))
         }
-        let grid = CellBounds(index: try PointIndex(points: points), level: 20)
+        let grid = CellBounds(try PointIndex(points: points).occupiedCells(CellQuery(level: 20)), level: 20)
         try #require(grid.cells.count > 200_000)
         #expect(zip(grid.cells, grid.cells.dropFirst()).allSatisfy { $0 < $1 })
         let taps: [Float] = [1, 1, 0.7]
@@ -77,15 +77,15 @@ import Testing
                 }
             }
         }
-        #expect(MaximumSearch<PointIndex>.neighbourhoods(of: cells, columns: columns) == expected.sorted())
-        let split = MaximumSearch<PointIndex>.split(cells, by: 4)
+        #expect(MaximumSearch.neighbourhoods(of: cells, reach: 1, columns: columns) == expected.sorted())
+        let split = MaximumSearch.split(cells, by: 4)
         #expect(split == split.sorted() && Set(split).count == cells.count * 16)
         #expect(split.allSatisfy { part in cells.contains(((part >> 32) / 4) << 32 | (part & 0xFFFF_FFFF) / 4) })
     }
 
     @Test("the heaviest cells are found in order, ties by place")
     func highest() {
-        #expect(MaximumSearch<PointIndex>.highest(3, of: [1, 5, 2, 5, 9, 0]) == [4, 1, 3])
-        #expect(MaximumSearch<PointIndex>.highest(10, of: [2, 1]) == [0, 1])
+        #expect(MaximumSearch.highest(3, of: [1, 5, 2, 5, 9, 0]) == [4, 1, 3])
+        #expect(MaximumSearch.highest(10, of: [2, 1]) == [0, 1])
     }
 }

@@ -44,12 +44,10 @@ import Testing
             let kernel = GaussianKernel(radius: radius * scale)
             let reference = ReferenceRenderer.maximum(of: points, space: space, radius: radius * scale)
             #expect(reference > 0)
-            for start: PointIndex.MaximumSearchStart in [.automatic, .root, .cells] {
-                let m = Double(index.maximumIntensity(space: space, kernel: kernel, start: start))
-                #expect(
-                    abs(m - reference) <= 1e-5 * reference,
-                    "zoom \(zoom) scale \(scale) radius \(radius) \(start): M \(m), brute force \(reference)")
-            }
+            let m = Double(index.maximumIntensity(space: space, kernel: kernel))
+            #expect(
+                abs(m - reference) <= 1e-5 * reference,
+                "zoom \(zoom) scale \(scale) radius \(radius): M \(m), brute force \(reference)")
         }
     }
 
@@ -64,9 +62,7 @@ import Testing
         let one = try PointIndex(points: [
             WeightedLatLng(coordinate: Coordinate(latitude: 10, longitude: 179.9999), intensity: 2.5)
         ])
-        for start: PointIndex.MaximumSearchStart in [.automatic, .root, .cells] {
-            #expect(nothing.maximumIntensity(space: space, kernel: kernel, start: start) == 0)
-            #expect(one.maximumIntensity(space: space, kernel: kernel, start: start) == 2.5)
-        }
+        #expect(nothing.maximumIntensity(space: space, kernel: kernel) == 0)
+        #expect(one.maximumIntensity(space: space, kernel: kernel) == 2.5)
     }
 }

@@ -1,31 +1,34 @@
 import Dispatch
 
-extension PointIndex {
-    /// Whether more than 62% of the points are alone in their cell of 2^`level` × 2^`level`
-    /// units (counting cells, galloping over each cell's run of keys, and stopping once it
-    /// is sure): where the search for M(z) does better from ``CellBounds`` than from the root.
-    ///
-    /// - Complexity: O(c · log(n / c)) for c cells.
-    func isSparse(atLevel level: Int) -> Bool {
-        let shift = UInt64(2 * level)
-        let needed = keys.count * 31 / 50
-        return keys.withUnsafeBufferPointer { k in
-            var cells = 0
-            var i = 0
-            while i < k.count {
-                cells += 1
-                if cells > needed { return true }
-                let next = (k[i] >> shift) + 1
-                i = next >> (64 - shift) == 0 ? k.firstIndex(atLeast: next << shift, from: i + 1) : k.count
-                if cells + (k.count - i) <= needed { return false }
-            }
-            return false
+extension PointIndex: CellSource {
+    /// The cells `query` asks for, from the Morton runs of the keys (see
+    /// ``occupiedCells(level:)``), in Morton order unless a limit ranks them.
+    package func occupiedCells(_ query: CellQuery) -> OccupiedCells {
+        let found: (cells: [UInt64], weights: [Float])
+        if let area = query.area {
+            let codes = MaximumSearch.sortedWithoutRepeats(
+                area.map { Morton.key(x: UInt32(truncatingIfNeeded: $0), y: UInt32(truncatingIfNeeded: $0 >> 32)) })
+            found = occupiedCells(level: query.level, in: codes, of: query.areaLevel)
+        } else {
+            found = occupiedCells(level: query.level)
         }
+        return OccupiedCells(cells: found.cells, weights: found.weights, isMortonOrdered: true)
+            .kept(minimum: query.minimum, limit: query.limit)
+    }
+
+    /// A pass over the keys a question, and the cells of every level counted.
+    package var cellCosts: CellCosts { CellCosts(occupied: (cellCounts, count)) }
+
+    /// M(z), exact (see ``MaximumSearch``): ``WeightSource/maximumIntensity(space:kernel:)``
+    /// without a source's failure.
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
+        MaximumSearch.run(over: self, space: space, kernel: kernel).value
     }
 
     /// The cells of 2^`level` × 2^`level` units that hold positive weight, in Morton order,
     /// as `row << 32 | column` in cells, with their weights rounded up to `Float`. Over a
-    /// million points, the two halves of the keys (split between cells) go to two cores.
+    /// million points and below level 22, the two halves of the keys (split between cells) go
+    /// to two cores.
     ///
     /// - Complexity: O(c · log(n / c)) for c cells: each cell's run of keys ends where a
     ///   gallop from its first key finds the next cell's first key.
@@ -33,7 +36,8 @@ extension PointIndex {
         let shift = UInt64(2 * level)
         return keys.withUnsafeBufferPointer { k in
             prefix.withUnsafeBufferPointer { p in
-                guard k.count >= 1_000_000 else {
+                // Coarse levels have few cells: one pass, no threads to wake.
+                guard k.count >= 1_000_000, level < 22 else {
                     var cells: [UInt64] = []
                     var weights: [Float] = []
                     Self.appendCells(k, p, 0..<k.count, shift: shift, to: &cells, &weights)

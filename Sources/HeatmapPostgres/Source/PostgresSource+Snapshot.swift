@@ -26,16 +26,26 @@ final class Turns: Sendable {
     }
 }
 
-/// The source's queries on one connection, inside one snapshot. M(z)'s search asks from
-/// several threads at once: they take turns on the connection (libpq's connections are for
-/// one thread at a time).
-struct SnapshotSource: WeightSource {
+/// The source's queries on one connection, inside one snapshot: a tile's statements, and M(z)'s
+/// search's (its cells and pixels). Threads take turns on the connection (libpq's connections
+/// are for one thread at a time).
+struct SnapshotSource: CellSource {
     typealias Failure = PostgresError
 
     let source: PostgresSource
     let turns: Turns
     /// When the snapshot must end by (a tile's share of the statement timeout); `nil` for none.
     let deadline: ContinuousClock.Instant?
+    /// What M(z)'s cell questions cost here (see ``PostgresSource/cellCosts(on:)``).
+    var cellCosts = CellCosts(isRemote: true)
+
+    /// The cells of `query`: the table's cell statement, or gathered from pixel statements.
+    func occupiedCells(_ query: CellQuery) throws(PostgresError) -> OccupiedCells {
+        guard source.answersCells else { return try gatheredCells(query) }
+        return try turns.connection.withLock { (connection) throws(PostgresError) in
+            try source.cells(query, on: connection)
+        }
+    }
 
     func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
         if let deadline, ContinuousClock.now > deadline {
@@ -97,25 +107,14 @@ extension PostgresSource {
         }
     }
 
-    /// M(z), exact, all of its statements in one snapshot (each within the statement timeout):
-    /// region by region at fine zooms (see ``regionalMaximum(space:kernel:on:)``), else by the
-    /// branch and bound from the root over the table's pixel weights; or the value kept in
-    /// `heatmap_maxima` for the snapshot's change count (see ``MaximumStore``), and kept there
-    /// when searched.
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
-        try keptOrSearchedMaximum(space: space, kernel: kernel) { (connection) throws(PostgresError) in
-            try searchedMaximum(space: space, kernel: kernel, search: .kernel, on: connection)
-        }.value
-    }
-
-    /// M(z) as ``maximumIntensity(space:kernel:)`` finds it, by the regional search `search`
-    /// (the benchmark compares them; the answer is the same). It always searches: it neither
-    /// reads nor writes `heatmap_maxima`.
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch)
-        throws(PostgresError) -> Float
-    {
+    /// M(z), exact, as ``WeightSource/maximumIntensity(space:kernel:)`` finds it but always
+    /// searched: it neither reads nor writes `heatmap_maxima` (the benchmark times the search).
+    @_spi(Benchmark)
+    public func searchedMaximum(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
         let found = try inSnapshot { (connection) throws(PostgresError) in
-            try searchedMaximum(space: space, kernel: kernel, search: search, on: connection)
+            try searched(space: space, kernel: kernel, on: connection) { (view) throws(PostgresError) in
+                try MaximumSearch.run(over: view, space: space, kernel: kernel)
+            }
         }
         hooks.maximumStore.searches.add(1, ordering: .relaxed)
         if let place = found.place, let count = pinnedChangeCount {
