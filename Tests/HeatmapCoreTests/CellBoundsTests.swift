@@ -6,7 +6,7 @@ import Testing
 @Suite struct CellBoundsTests {
     /// An index of clustered points with some on both sides of the antimeridian.
     static func index(seed: UInt64) throws -> PointIndex {
-        try PointIndex(points: MaximumSearchStartTests.clusters(seed: seed))
+        try PointIndex(points: MaximumSearchTests.clusters(seed: seed))
     }
 
     /// The bound of one cell from its definition: every occupied cell within reach, scaled.
@@ -63,24 +63,30 @@ import Testing
         #expect(symmetric.count == grid.cells.count && symmetric.contains { $0 > 2 })
     }
 
-    @Test("neighbourhoods and splits are the plain sets, sorted, without repeats")
-    func neighbourhoodsAndSplits() throws {
+    @Test("neighbourhoods, splits and children are the plain sets, sorted, without repeats", arguments: 1...3)
+    func neighbourhoodsAndSplits(reach: Int) throws {
         let columns = 64
         let cells: [UInt64] = [(0, 0), (63, 0), (5, 3), (6, 3), (40, 3), (5, 5), (0, 63), (62, 63)]
             .map { UInt64($0.1) << 32 | UInt64($0.0) }
         var expected = Set<UInt64>()
         for cell in cells {
             let (x, y) = CellBounds.position(cell)
-            for dy in -1...1 where (0..<columns).contains(Int(y) + dy) {
-                for dx in -1...1 {
+            for dy in -reach...reach where (0..<columns).contains(Int(y) + dy) {
+                for dx in -reach...reach {
                     expected.insert(UInt64(Int(y) + dy) << 32 | UInt64((Int(x) + dx + columns) % columns))
                 }
             }
         }
-        #expect(MaximumSearch.neighbourhoods(of: cells, reach: 1, columns: columns) == expected.sorted())
+        #expect(MaximumSearch.neighbourhoods(of: cells, reach: reach, columns: columns) == expected.sorted())
         let split = MaximumSearch.split(cells, by: 4)
         #expect(split == split.sorted() && Set(split).count == cells.count * 16)
         #expect(split.allSatisfy { part in cells.contains(((part >> 32) / 4) << 32 | (part & 0xFFFF_FFFF) / 4) })
+        // The children of some cells among the neighbourhood of all, four times finer.
+        let finer = MaximumSearch.neighbourhoods(of: split, reach: reach, columns: columns * 4)
+        let parents = Array(cells.prefix(4))
+        #expect(
+            MaximumSearch.inside(finer, parents: parents, shift: 2)
+                == finer.filter { parents.contains(((($0 >> 32) >> 2) << 32) | ($0 & 0xFFFF_FFFF) >> 2) })
     }
 
     @Test("the heaviest cells are found in order, ties by place")

@@ -1,7 +1,6 @@
 /// Any ``WeightSource`` as a ``CellSource``: a cell of level L ≤ 24 is a pixel of zoom 24 − L
 /// at scale 1, so its weight is a gather's (coarser cells add up those of level 24). Each
-/// question is a few pixel queries, at most ``chunk`` pixels a side, so a plan for such a
-/// source reads the whole world at level 24 only (see ``CellCosts``).
+/// question is a few pixel queries, at most ``chunk`` pixels a side.
 package struct GatheredCellSource<Base: WeightSource>: CellSource {
     package typealias Failure = Base.Failure
 
@@ -14,7 +13,11 @@ package struct GatheredCellSource<Base: WeightSource>: CellSource {
     /// Pixel queries of at most this many pixels a side.
     static var chunk: Int { 1024 }
 
-    package var cellCosts: CellCosts { CellCosts(summarized: 24, isRemote: true) }
+    package var cellCosts: CellCosts { GatheredCellSource.costs }
+
+    /// A question over the whole world is one query of the world's pixels at level 24 (zoom 0);
+    /// others cost a query per chunk of the area's pixels, so the levels step 4 × 4 at a time.
+    package static var costs: CellCosts { CellCosts(summarized: 24) }
 
     package func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(Failure) {
         try base.addWeights(of: query, into: &sink)
@@ -41,19 +44,23 @@ extension WeightSource {
         // The plan asks for levels of 2 and up (pixels of zoom 22 at most).
         guard let space = try? PixelSpace(zoom: 24 - level, scale: 1) else { return OccupiedCells() }
         let world = space.worldSize
+        // The area's cells as pixels, joined into one rectangle per chunk of the world they meet.
         var rects: [PixelRect] = []
+        let chunk = GatheredCellSource<Self>.chunk
         if let area = query.area {
             let side = 1 << (query.areaLevel - level)
+            var chunks: [Int: PixelRect] = [:]
             for cell in area {
-                let x = Int(cell & 0xFFFF_FFFF) * side
-                let y = Int(cell >> 32) * side
-                rects.append(PixelRect(x: x, y: y, width: side, height: side))
+                let rect = PixelRect(
+                    x: Int(cell & 0xFFFF_FFFF) * side, y: Int(cell >> 32) * side, width: side, height: side)
+                let key = rect.y / chunk * (world / chunk + 1) + rect.x / chunk
+                chunks[key] = chunks[key].map { $0.union(rect) } ?? rect
             }
+            rects = chunks.sorted { $0.key < $1.key }.map(\.value)
         } else {
             rects = [PixelRect(x: 0, y: 0, width: world, height: world)]
         }
         var sums: [UInt64: Double] = [:]
-        let chunk = GatheredCellSource<Self>.chunk
         for rect in rects {
             for y in stride(from: rect.y, to: rect.y + rect.height, by: chunk) {
                 for x in stride(from: rect.x, to: rect.x + rect.width, by: chunk) {

@@ -91,7 +91,8 @@ package struct MaximumPlan: Sendable {
         }
         let summarized = costs.summarized ?? 33
         var levels = [first]
-        let coarse = max(first + 4, costs.summarized ?? 0)
+        // Summarised levels stop at 24 (pixels of zoom 0): coarser cells would be summed up.
+        let coarse = costs.summarized == nil ? first + 4 : min(max(first + 4, summarized), max(24, first + 2))
         let alone = costs.occupied.map { $0.cells.indices.contains(first) && 2 * $0.cells[first] >= $0.points } ?? false
         if fits(coarse), !alone || summarized > first {
             let cheap = stride(from: coarse - 2, to: first, by: -2).filter { !costs.isRemote || $0 >= summarized }

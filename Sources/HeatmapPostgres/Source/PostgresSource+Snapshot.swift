@@ -83,10 +83,7 @@ extension PostgresSource {
     public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
         -> IntensityGrid
     {
-        let padded = rect.expanded(by: kernel.radius)
-        let world = space.worldSize
-        func copy(_ x: Int) -> Int { x >= 0 ? x / world : -((-x + world - 1) / world) }
-        let statements = copy(padded.x + max(padded.width, 1) - 1) - copy(padded.x) + 1
+        let statements = rect.expanded(by: kernel.radius).worldParts(in: space).count
         let deadline = statementTimeout.map { ContinuousClock.now + $0 }
         if statements <= 1, pinnedChangeCount == nil {
             return try pool.with { (connection) throws(PostgresError) in

@@ -79,10 +79,10 @@ extension PostgresSource {
     }
 
     /// What cell questions cost the table: its summaries' finest level (read in the snapshot)
-    /// while they serve its weights; pixel statements where it has no cell statement (the whole
-    /// world then one statement at level 24, a tile of zoom 0).
+    /// while they serve its weights; a gather's where it has no cell statement (see
+    /// ``GatheredCellSource``).
     func cellCosts(on connection: PostgresConnection) throws(PostgresError) -> CellCosts {
-        guard answersCells else { return CellCosts(summarized: 24, isRemote: true) }
+        guard answersCells else { return GatheredCellSource<SnapshotSource>.costs }
         guard layout.summaries != nil, layout.filter == nil else { return CellCosts(isRemote: true) }
         let result = try connection.execute(
             "SELECT finest FROM heatmap_summaries WHERE table_name = $1", [layout.qualifiedName])
