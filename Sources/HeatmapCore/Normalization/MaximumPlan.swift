@@ -47,8 +47,10 @@ package struct MaximumPlan: Sendable {
     /// The levels, coarsest first; empty when the world is too narrow for the bounds (a
     /// kernel about as wide as the world), and the search then computes every pixel.
     package let stages: [Stage]
-    /// The level whose heaviest cells the dives start from, asked for before the first level is
-    /// read (where the source ranks that level cheaply); `nil`: from the first level's cells.
+    /// The level whose heaviest cells the dives start from (the heaviest 4 × 4 times finer in
+    /// them), asked for before the first level is read, where the source ranks it cheaply
+    /// (summarised, and 16 × 16 times coarser than the first level: few cells to rank); `nil`:
+    /// from the first level's cells.
     package let diveLevel: Int?
     /// R, the kernel's reach in pixels.
     let radius: Int
@@ -94,7 +96,7 @@ package struct MaximumPlan: Sendable {
         // Summarised levels stop at 24 (pixels of zoom 0): coarser cells would be summed up.
         let coarse = costs.summarized == nil ? first + 4 : min(max(first + 4, summarized), max(24, first + 2))
         let alone = costs.occupied.map { $0.cells.indices.contains(first) && 2 * $0.cells[first] >= $0.points } ?? false
-        if fits(coarse), !alone || summarized > first {
+        if fits(coarse), !alone || (costs.summarized ?? 0) > first {
             let cheap = stride(from: coarse - 2, to: first, by: -2).filter { !costs.isRemote || $0 >= summarized }
             let finest = summarized > first && summarized < coarse && !cheap.contains(summarized) ? [summarized] : []
             levels.insert(contentsOf: [coarse] + (cheap + finest).sorted(by: >), at: 0)
@@ -102,7 +104,7 @@ package struct MaximumPlan: Sendable {
         if first - 2 > pixel, first - 2 >= 2 { levels.append(first - 2) }
         if let last = levels.last, max(summarized, pixel + 1, 2) < last { levels.append(max(summarized, pixel + 1)) }
         stages = levels.map(stage)
-        diveLevel = summarized <= levels[0] && costs.isRemote ? min(levels[0] + 2, 31) : nil
+        diveLevel = summarized <= levels[0] && costs.isRemote ? min(levels[0] + 4, 31) : nil
     }
 
     /// The bounding taps of cells of `level` at `space` (see the type's comment).

@@ -1,5 +1,4 @@
 import Dispatch
-import Glibc
 
 /// M(z): the largest intensity of any pixel of the world at a zoom and scale, the normalisation
 /// value that gives every tile of the zoom one colour scale. The one search, over any
@@ -38,11 +37,6 @@ package enum MaximumSearch {
         return MaximumFound(value: search.best, place: search.best > 0 ? search.place : nil)
     }
 
-    static let debugTrace = getenv("HEATMAP_MZ_TRACE") != nil
-    static let probe: (Int, Int)? = getenv("HEATMAP_MZ_PIXEL").flatMap {
-        String(cString: $0).split(separator: ",").compactMap { Int($0) }
-    }.flatMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
-
     /// Pixels are computed in rectangles of at most 2^regionLevel pixels a side.
     static var regionLevel: Int { 8 }
 }
@@ -72,12 +66,6 @@ extension MaximumSearch {
         var dives: Int { isRemote ? 3 : 8 }
 
         mutating func run() throws(Source.Failure) {
-            let clock = ContinuousClock()
-            let t0 = clock.now
-            func trace(_ text: @autoclosure () -> String) {
-                if MaximumSearch.debugTrace { print("[mz] \(clock.now - t0) \(text())") }
-            }
-            defer { trace("done best \(best)") }
             guard let last = plan.stages.last else {
                 // A kernel about as wide as the world: every pixel.
                 let world = space.worldSize
@@ -92,9 +80,11 @@ extension MaximumSearch {
                 return
             }
             if let level = plan.diveLevel {
-                let ranked = try source.occupiedCells(CellQuery(level: level, limit: dives))
-                try dive(from: ranked.cells, level: level)
-                trace("dives from ranked: best \(best)")
+                // The heaviest cells 4 × 4 times finer inside the heaviest of the ranked level.
+                let ranked = try source.occupiedCells(CellQuery(level: level, limit: dives)).cells.sorted()
+                let starts = try source.occupiedCells(
+                    CellQuery(level: level - 2, area: ranked, areaLevel: level, limit: dives))
+                try dive(from: starts.cells, level: level - 2)
             }
             var survivors: [UInt64] = []
             var bounds: [Float] = []
@@ -112,16 +102,12 @@ extension MaximumSearch {
                     query.areaLevel = previous.level
                     parents = (survivors, previous.level - stage.level)
                 }
-                trace("stage \(stage.level) reach \(stage.reach) area \(query.area?.count ?? -1) θ \(minimum)")
                 let grid = CellBounds(try source.occupiedCells(query), level: stage.level)
-                trace("  cells \(grid.cells.count)")
                 if i == 0 && plan.diveLevel == nil {
                     try dive(
                         from: MaximumSearch.highest(dives, of: grid.weights).map { grid.cells[$0] }, level: stage.level)
-                    trace("  dives: best \(best)")
                 }
                 (survivors, bounds) = bounded(grid, stage: stage, minimum: minimum, parents: parents)
-                trace("  survivors \(survivors.count)")
                 if survivors.isEmpty { return }
             }
             try computeRegions(of: survivors, bounds: bounds, stage: last)
@@ -155,18 +141,6 @@ extension MaximumSearch {
                 if let parents { targets = MaximumSearch.inside(targets, parents: parents.cells, shift: parents.shift) }
             }
             let bounds = grid.bounds(of: targets, taps: stage.taps)
-            if let probe = MaximumSearch.probe {
-                let unitX = space.firstUnit(ofPixel: probe.0)
-                let unitY = space.firstUnit(ofPixel: probe.1)
-                let cell = (unitY >> UInt64(stage.level)) << 32 | unitX >> UInt64(stage.level)
-                let i = targets.firstIndex(of: cell)
-                let parentIn = parents.map { p in
-                    p.cells.contains(((cell >> 32) >> UInt64(p.shift)) << 32 | (cell & 0xFFFF_FFFF) >> UInt64(p.shift))
-                }
-                print(
-                    "[mz] probe stage \(stage.level): cell \(cell & 0xFFFF_FFFF),\(cell >> 32) target \(i != nil) bound \(i.map { bounds[$0] + slack } ?? -1) parentIn \(String(describing: parentIn)) best \(best) sources near: \(grid.cells.enumerated().filter { abs(Int($0.element & 0xFFFF_FFFF) - Int(cell & 0xFFFF_FFFF)) <= 2*reach && abs(Int($0.element >> 32) - Int(cell >> 32)) <= 2*reach }.map { "\($0.element & 0xFFFF_FFFF),\($0.element >> 32)=\(grid.weights[$0.offset])" })"
-                )
-            }
             let margin = plan.margin(additions: 4 * reach + 4)
             let kept = bounds.indices.filter { (bounds[$0] + slack) * margin > best }
             return (kept.map { targets[$0] }, kept.map { bounds[$0] + slack })
@@ -211,14 +185,12 @@ extension MaximumSearch {
                 regions[key] = regions[key].map { ($0.rect.union(rect), max($0.bound, bound)) } ?? (rect, bound)
             }
             let ordered = regions.sorted { ($0.value.bound, $1.key) > ($1.value.bound, $0.key) }.map(\.value)
-            if MaximumSearch.debugTrace { print("[mz] regions \(ordered.count)") }
             let margin = plan.margin(additions: 4 * stage.reach + 4)
             let batch = isRemote ? 1 : 8
             var next = 0
             while next < ordered.count, ordered[next].bound * margin > best {
                 let end = min(ordered.count, next + batch)
                 try compute(ordered[next..<end].filter { $0.bound * margin > best }.map(\.rect))
-                if MaximumSearch.debugTrace { print("[mz] computed to \(end) best \(best)") }
                 next = end
             }
         }
