@@ -12,7 +12,6 @@ enum Measure {
         return now() - start
     }
 
-    /// The median of some numbers (0 for none).
     /// The CPU time of the process so far, all threads', in seconds.
     static func processCPUSeconds() -> Double {
         var time = timespec()
@@ -20,6 +19,7 @@ enum Measure {
         return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
     }
 
+    /// The median of some numbers (0 for none).
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()
         guard !sorted.isEmpty else { return 0 }

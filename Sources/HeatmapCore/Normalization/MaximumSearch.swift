@@ -84,7 +84,7 @@ extension MaximumSearch {
                 let ranked = try source.occupiedCells(CellQuery(level: level, limit: dives)).cells.sorted()
                 let starts = try source.occupiedCells(
                     CellQuery(level: level - 2, area: ranked, areaLevel: level, limit: dives))
-                try dive(from: starts.cells, level: level - 2)
+                try dive(from: starts, level: level - 2)
             }
             var survivors: [UInt64] = []
             var bounds: [Float] = []
@@ -104,8 +104,10 @@ extension MaximumSearch {
                 }
                 let grid = CellBounds(try source.occupiedCells(query), level: stage.level)
                 if i == 0 && plan.diveLevel == nil {
+                    let top = MaximumSearch.highest(dives, of: grid.weights)
                     try dive(
-                        from: MaximumSearch.highest(dives, of: grid.weights).map { grid.cells[$0] }, level: stage.level)
+                        from: OccupiedCells(cells: top.map { grid.cells[$0] }, weights: top.map { grid.weights[$0] }),
+                        level: stage.level)
                 }
                 (survivors, bounds) = bounded(grid, stage: stage, minimum: minimum, parents: parents)
                 if survivors.isEmpty { return }
@@ -146,27 +148,25 @@ extension MaximumSearch {
             return (kept.map { targets[$0] }, kept.map { bounds[$0] + slack })
         }
 
-        /// Follows the heaviest cell of each finer level of the plan down from each of `starts`
-        /// (cells of `level`), then computes the pixels of the cells reached (of the heaviest one
-        /// alone, padded by the kernel's reach, from a remote source, whose statement reads that
-        /// much anyway): raises the best.
-        mutating func dive(from starts: [UInt64], level: Int) throws(Source.Failure) {
-            var reached: [(cell: UInt64, level: Int, weight: Float)] = []
-            for start in starts {
-                var (cell, cellLevel, weight) = (start, level, Float(0))
-                for stage in plan.stages where stage.level < cellLevel {
-                    let child = try source.occupiedCells(
-                        CellQuery(level: stage.level, area: [cell], areaLevel: cellLevel, limit: 1))
-                    guard let first = child.cells.first else { break }
-                    (cell, cellLevel, weight) = (first, stage.level, child.weights[0])
-                }
-                reached.append((cell, cellLevel, weight))
+        /// Follows the heaviest cells down the finer levels of the plan from `starts` (cells of
+        /// `level`): at each level the heaviest few inside the cells reached at the level before,
+        /// one question a level; then computes the pixels of the cells reached (of the heaviest
+        /// one alone, padded by the kernel's reach, from a remote source, whose statement reads
+        /// that much anyway): raises the best.
+        mutating func dive(from starts: OccupiedCells, level: Int) throws(Source.Failure) {
+            var (reached, cellLevel) = (starts, level)
+            for stage in plan.stages where stage.level < cellLevel {
+                let area = MaximumSearch.sortedWithoutRepeats(reached.cells)
+                let children = try source.occupiedCells(
+                    CellQuery(level: stage.level, area: area, areaLevel: cellLevel, limit: dives))
+                guard !children.cells.isEmpty else { break }
+                (reached, cellLevel) = (children, stage.level)
             }
-            reached.sort { $0.weight > $1.weight }
-            let rects = reached.prefix(isRemote ? 1 : reached.count).map {
-                pixels(of: $0.cell, level: $0.level).expanded(by: isRemote ? kernel.radius : 0)
-            }
-            try compute(rects)
+            let heaviest = MaximumSearch.highest(isRemote ? 1 : dives, of: reached.weights)
+            try compute(
+                heaviest.map {
+                    pixels(of: reached.cells[$0], level: cellLevel).expanded(by: isRemote ? kernel.radius : 0)
+                })
         }
 
         /// Computes the pixels of `cells` (of the last level, ascending, with their bounds), in

@@ -38,7 +38,7 @@ extension PixelRect {
     ///
     /// Example at zoom 0, scale 1 (world 256 px): columns -20..<276 give (236..<256, -256),
     /// (0..<256, 0) and (0..<20, 256).
-    public func worldParts(in space: PixelSpace) -> [(columns: Range<Int>, rows: Range<Int>, offset: Int)] {
+    package func worldParts(in space: PixelSpace) -> [(columns: Range<Int>, rows: Range<Int>, offset: Int)] {
         let world = space.worldSize
         let rows = max(0, y)..<min(world, y + height)
         guard !rows.isEmpty, width > 0 else { return [] }

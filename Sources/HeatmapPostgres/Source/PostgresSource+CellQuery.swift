@@ -80,13 +80,8 @@ extension PostgresSource {
                 + "(\(cells)) s UNION ALL \(rows(stale))"
         }
         if let limit = query.limit { sql = "SELECT * FROM (\(sql)) t ORDER BY w DESC LIMIT \(limit)" }
-        // Grouped by the key's prefix, the rows of a range come in the B-tree's order already:
-        // a sorted aggregate (a sort of sorted rows) is about twice as fast as hashing them.
-        let setting = try connection.execute(
-            "SELECT current_setting('enable_hashagg'), set_config('work_mem', '64MB', true), "
-                + "set_config('enable_hashagg', 'off', true)")
+        // Run with the hash aggregate off (see ``Turns/sortAggregates(_:on:)``).
         let result = try connection.execute(sql, parameters, binary: true)
-        try connection.execute("SELECT set_config('enable_hashagg', $1, true)", [setting.text(0, 0) ?? "on"])
         if let hook = hooks.afterStatement.withLock({ $0 }) { hook() }
         var found = OccupiedCells()
         found.cells.reserveCapacity(result.rowCount)
@@ -115,7 +110,7 @@ extension PostgresSource {
 extension PostgresResult {
     /// A row's (x, y, weight) of a binary result: two `int8`s and a `float8`, as every pixel
     /// and cell statement answers; `nil` when one is NULL or of another size.
-    func cell(_ row: Int) -> (x: Int64, y: Int64, weight: Double)? {
+    package func cell(_ row: Int) -> (x: Int64, y: Int64, weight: Double)? {
         guard let x = int64(row, 0), let y = int64(row, 1), let weight = double(row, 2) else { return nil }
         return (x, y, weight)
     }
