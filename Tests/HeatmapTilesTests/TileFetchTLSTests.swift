@@ -17,7 +17,7 @@ import Testing
     )
     struct TileFetchTLSTests {
         static let server = """
-            import http.server, ssl, sys
+            import http.server, os, ssl, sys
             class H(http.server.BaseHTTPRequestHandler):
                 def log_message(self, *a): pass
                 def do_GET(self):
@@ -27,7 +27,8 @@ import Testing
             s = http.server.HTTPServer(("127.0.0.1", 0), H)
             c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); c.load_cert_chain(sys.argv[1], sys.argv[2])
             s.socket = c.wrap_socket(s.socket, server_side=True)
-            open(sys.argv[4], "w").write(str(s.server_address[1]))
+            open(sys.argv[4] + ".part", "w").write(str(s.server_address[1]))
+            os.replace(sys.argv[4] + ".part", sys.argv[4])
             s.serve_forever()
             """
 
