@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""README's PostGIS comparison table from `heatmap-bench --only postgres` JSON reports.
+"""The PostGIS comparison table from `heatmap-bench --only postgres` JSON reports.
 
     python3 bench/postgres_table.py bench/postgres-1m.json bench/postgres-10m.json
 

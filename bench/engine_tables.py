@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Print README's Performance tables (Markdown) from a heatmap-bench JSON report.
+"""HeatmapKit's own tables (Markdown) from a heatmap-bench JSON report: index build, each tile's phases against the
+brute-force definition, cost against data size, M(z), throughput, readers, render, encoders. bench/performance_page.py
+puts them on docs/performance.md for the report in bench/results/ (tables(report)); alone it prints them.
 
-usage: bench/readme_tables.py REPORT.json
+usage: python3 bench/engine_tables.py REPORT.json
 """
 import json
 import sys
@@ -12,8 +14,13 @@ def peak(value):
     return f"{value:.0f}" if value >= 1 else "–"
 
 
-def main():
-    r = json.load(open(sys.argv[1]))
+def tables(r):
+    """The tables of report `r`, as Markdown lines."""
+    out = []
+
+    def print(*args):
+        out.append(" ".join(str(a) for a in args))
+
     m = r["machine"]
     print(f"Machine: {m['processor']}, {m['cores']} cores, {m['memoryGiB']} GiB; {m['system']}; {m['date'][:10]}.")
     print()
@@ -130,6 +137,12 @@ def main():
             e = next(e for e in r["encoders"] if e["setting"] == setting and e["tile"] == tile)
             cells.append(f"{e['milliseconds']:.2f} ms, {e['bytes'] / 1000:.0f} kB")
         print(f"| {setting} | " + " | ".join(cells) + " |")
+    return out
+
+
+def main():
+    for line in tables(json.load(open(sys.argv[1]))):
+        sys.stdout.write(line + "\n")
 
 
 if __name__ == "__main__":
