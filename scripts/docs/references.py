@@ -71,6 +71,8 @@ def metrics_section(binary):
             name = m.group(1) if m.group(1) in types else m.group(1) + (m.group(2) or "")
             keys = sorted({kv.split("=")[0] for kv in m.group(3).split(",") if kv} - {"le"})
             labels.setdefault(name, set()).update(keys)
+    # The percentile searches' limit is half the cores: the page says N so that any machine writes the same page.
+    helps = {k: re.sub(r"because \d+ other", "because N other", v) for k, v in helps.items()}
     rows = ["| metric | type | labels | what it counts |", "|---|---|---|---|"]
     for name in sorted(types):
         label = ", ".join(f"`{k}`" for k in sorted(labels.get(name, ()))) or ""
