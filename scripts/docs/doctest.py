@@ -5,7 +5,7 @@ that the generated reference sections match the build.
 usage: python3 scripts/docs/doctest.py [--binary .build/release/heatmap] [--timeout 120] [--links-only]
 
 - A fenced block whose info string is `sh doctest` is run as one bash script (`set -e`, each block under
-  --timeout seconds) in a fresh temporary folder that holds `Examples/` and `Tests/` of this repository, with
+  --timeout seconds) in a fresh temporary folder that holds `Examples/`, `Tests/` and `scripts/` of this repository (and an empty `docs/`), with
   `heatmap` (and `swift run [-c release] heatmap`) meaning the built binary. Mark only commands that run on data in
   the repository and need no network, database or root.
 - A block whose info string is `sh doctest-serve` holds one `heatmap serve` command: it is started with a free
@@ -100,8 +100,9 @@ def blocks(kind):
 
 def sandbox(binary):
     folder = tempfile.mkdtemp(prefix="heatmap-doctest-")
-    for name in ("Examples", "Tests"):
+    for name in ("Examples", "Tests", "scripts"):
         os.symlink(os.path.join(ROOT, name), os.path.join(folder, name))
+    os.mkdir(os.path.join(folder, "docs"))  # pictures commands write, never the repository's
     os.mkdir(os.path.join(folder, ".bin"))
     os.symlink(binary, os.path.join(folder, ".bin", "heatmap"))
     return folder
