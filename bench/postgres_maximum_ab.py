@@ -11,7 +11,7 @@ has not that many.
 
     python3 bench/postgres_maximum_ab.py --before OLD/heatmap-bench --before-url URL1 \\
         --after .build/release/heatmap-bench --after-url URL2 --zooms 6,9,12,16 \\
-        --out bench/postgres-maximum-ab.json
+        --out bench/results/postgres-maximum-ab.json
 """
 
 import argparse
