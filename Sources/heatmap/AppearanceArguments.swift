@@ -12,7 +12,8 @@ enum AppearanceArguments {
     static let help = """
           --gradient G       a preset (\(Gradient.presetNames.joined(separator: ", ")))
                              or COLOUR:STOP,... such as 0000ff:0.2,ff0000:1 (default: default)
-          --color-map-size N entries of the colour map, 2...1048576 (default 1000; 256 for stops)
+          --color-map-size N entries of the colour map, 2...1048576 (default 255, so that every
+                             tile is a palette PNG; the library's is Google's 1000)
           --color-scale S    linear (default), sqrt or log: how I/M picks a colour
           --min-zoom-intensity Z, --max-zoom-intensity Z
                              below/above these zooms (0...22) M(z) is that zoom's maximum;
@@ -29,7 +30,7 @@ enum AppearanceArguments {
         let size = try list.integer("color-map-size")
         do {
             if let text = list.text("gradient") {
-                settings.gradient = try Gradient.parse(text, colorMapSize: size)
+                settings.gradient = try Gradient.parse(text, colorMapSize: size ?? Gradient.paletteColorMapSize)
             } else if let size {
                 settings.gradient = try Gradient(
                     colors: settings.gradient.colors, startPoints: settings.gradient.startPoints, colorMapSize: size)

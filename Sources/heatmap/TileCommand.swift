@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapTiles
 
 /// `heatmap tile DATA z/x/y[@2x] [options]`: one tile as PNG, or its raw intensities.
 struct TileCommand {
@@ -10,7 +11,7 @@ struct TileCommand {
                             [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                             [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean]
                             [--min-density D] [--value-range LO,HI]
-                            [--format png|intensity] [--output FILE]
+                            [--format png|webp|intensity] [--webp-quality N] [--output FILE]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap tile --postgres URL --table T Z/X/Y[@2x|@3x] [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
@@ -20,8 +21,7 @@ struct TileCommand {
           --max-intensity M  a fixed normalisation value instead of the zoom's true maximum
         \(AppearanceArguments.help)
         \(KernelArguments.help)
-          --format           png (default), or intensity: Float32 little-endian, row-major,
-                             north row first, before normalisation
+        \(ImageFormatArguments.help(extra: ", intensity (Float32 little-endian, row-major,\n                             north row first, before normalisation)"))
           --output FILE      where to write (default: standard output)
         \(DataArguments.help)
         \(PostgresArguments.help)
@@ -32,6 +32,8 @@ struct TileCommand {
     var tile: TileAddress
     var settings: HeatmapSettings
     var format: String
+    /// PNG or WebP, `nil` for `--format intensity`.
+    var image: ImageFormatArguments?
     var output: String?
     var options: PointReadOptions
     var postgres: (ConnectionString, PostgresTable)?
@@ -40,8 +42,9 @@ struct TileCommand {
         let list = try ArgumentList(
             arguments,
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
-                "radius", "opacity", "max-intensity", "format", "output",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued), flags: DataArguments.flags)
+                "radius", "opacity", "max-intensity", "output",
+            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(ImageFormatArguments.valued),
+            flags: DataArguments.flags)
         postgres = try PostgresArguments.table(list)
         let wanted = postgres == nil ? 2 : 1
         guard list.positionals.count == wanted else {
@@ -50,12 +53,10 @@ struct TileCommand {
         }
         dataPath = wanted == 2 ? list.positionals[0] : ""
         tile = try TileAddress(parsing: list.positionals[wanted - 1])
-        settings = HeatmapSettings()
+        settings = .paletteDefault
         try DrawingArguments.apply(list, to: &settings)
-        format = list.text("format") ?? "png"
-        guard ["png", "intensity"].contains(format) else {
-            throw .usage("--format is png or intensity, got \"\(format)\"")
-        }
+        image = try ImageFormatArguments.parse(list, others: ["intensity"])
+        format = image?.format.rawValue ?? "intensity"
         output = list.text("output")
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
@@ -94,10 +95,12 @@ struct TileCommand {
             } else {
                 guard case .image(let png) = try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
                 else { return reportNoTile() }
-                bytes = png
+                bytes = try image?.bytes(ofPNG: png) ?? png
             }
+        } catch let error as CommandError {
+            throw error
         } catch {
-            throw CommandError(error.description)
+            throw CommandError("\(error)")
         }
         try write(bytes)
     }

@@ -52,8 +52,15 @@ import Testing
         }
     }
 
+    /// The kind of a path: its route's, or `webp` for a tile's path ending in `.webp` (answered as the PNG tile of
+    /// the same path, converted: `TileService.webpTile`).
+    static func kind(path: String) -> String? {
+        if path.hasSuffix(".webp"), case .tile = Route(path: String(path.dropLast(5)) + ".png") { return "webp" }
+        return kind(Route(path: path))
+    }
+
     static let kinds: Set = [
-        "page", "asset", "catalog", "health", "metrics", "tilejson", "tile", "static", "legend", "points",
+        "page", "asset", "catalog", "health", "metrics", "tilejson", "tile", "webp", "static", "legend", "points",
     ]
 
     @Test("every route of the server has an example on the page, and every example routes")
@@ -64,7 +71,7 @@ import Testing
         for row in rows where row.count == 3 && !row[1].isEmpty {
             let example = try #require(Self.codeSpans(row[1]).first, "no example in \(row)")
             let path = String(example.split(separator: "?", maxSplits: 1)[0])
-            let kind = Self.kind(Route(path: path))
+            let kind = Self.kind(path: path)
             #expect(kind != nil, "http.md's example \(example) is no route of the server")
             if let kind { shown.insert(kind) }
         }

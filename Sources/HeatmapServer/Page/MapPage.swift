@@ -1,6 +1,6 @@
 /// The page at `/`: every layer on a Leaflet map over OpenStreetMap, a layer switcher, and
 /// radius, opacity, gradient, scale and percentile controls that re-request tiles (and the
-/// legend) with query parameters.
+/// legend) with query parameters, and a PNG/WebP choice of the tiles' format.
 enum MapPage {
     /// Where Leaflet comes from.
     enum LeafletSource {
@@ -58,6 +58,7 @@ enum MapPage {
               <label>gradient <select id="gradient"></select></label>
               <label>scale <select id="color-scale"><option value="">layer's</option><option>linear</option><option>sqrt</option><option>log</option></select></label>
               <label>percentile <input id="max-percentile" type="number" min="0" max="100" step="0.5" placeholder="max" size="5"></label>
+              <label>format <select id="format"><option>png</option><option>webp</option></select></label>
             </div>
             <img id="legend" alt="legend">
             </div>
@@ -80,6 +81,10 @@ enum MapPage {
               const colorScale = document.getElementById("color-scale");
               const radiusMeters = document.getElementById("radius-meters");
               const maxPercentile = document.getElementById("max-percentile");
+              const format = document.getElementById("format");
+              // ?format=webp on the page asks for WebP tiles (not a tile parameter: the extension says it).
+              if (new URLSearchParams(location.search).get("format") === "webp") format.value = "webp";
+              function tileURL(info) { return "/" + info.name + "/{z}/{x}/{y}{r}." + format.value + query(); }
               radius.value = catalog.layers[0].radius;
               opacity.value = catalog.layers[0].opacity;
               for (const name of catalog.gradients) gradient.add(new Option(name, name));
@@ -104,7 +109,7 @@ enum MapPage {
               }
               const overlays = {};
               const layers = catalog.layers.map((info, i) => {
-                const layer = L.tileLayer("/" + info.name + "/{z}/{x}/{y}{r}.png" + query(), {
+                const layer = L.tileLayer(tileURL(info), {
                   minZoom: info.minzoom, maxZoom: info.maxzoom, attribution: info.attribution || ATTRIBUTION });
                 layer.on("tileloadstart", () => { status.tilesRequested++; report(); });
                 layer.on("tileload", () => { status.tilesLoaded++; report(); });
@@ -139,7 +144,7 @@ enum MapPage {
               function update() {
                 tuned = true;
                 show();
-                for (const { info, layer } of layers) layer.setUrl("/" + info.name + "/{z}/{x}/{y}{r}.png" + query());
+                for (const { info, layer } of layers) layer.setUrl(tileURL(info));
                 showLegend();
               }
               radius.addEventListener("change", update);
@@ -148,6 +153,9 @@ enum MapPage {
               colorScale.addEventListener("change", update);
               radiusMeters.addEventListener("change", update);
               maxPercentile.addEventListener("change", update);
+              format.addEventListener("change", () => {
+                for (const { info, layer } of layers) layer.setUrl(tileURL(info));
+              });
               radius.addEventListener("input", show);
               opacity.addEventListener("input", show);
               show();

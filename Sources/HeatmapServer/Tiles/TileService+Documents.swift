@@ -95,7 +95,7 @@ extension TileService {
 }
 
 /// TileJSON 3.0.0 (https://github.com/mapbox/tilejson-spec), plus the layer's defaults.
-struct TileJSON: Encodable {
+struct TileJSON: Codable {
     var tilejson: String
     var name: String
     var description: String
@@ -119,6 +119,9 @@ struct TileJSON: Encodable {
     var legend: String? = nil
     /// The percentile tiles are normalised by, when they are.
     var maxPercentile: Double? = nil
+    /// The image formats of the tiles: `png` (`tiles`), and `webp` from the same URL with
+    /// `.webp` (`?format=webp` on this document's URL gives those in `tiles`).
+    var formats: [String] = ["png", "webp"]
 }
 
 /// What `/catalog` lists.

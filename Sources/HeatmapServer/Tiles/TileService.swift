@@ -27,6 +27,8 @@ public final class TileService: HTTPResponder {
     /// Every layer but the heatmaps, by name: pre-rendered, hosted and stacks.
     let tileLayers: [String: any TileLayer]
     let cache: TileCache<TileKey, RenderedTile>
+    /// WebP tiles made from the PNG tiles (TileService+WebP.swift), a quarter of the PNG cache's size.
+    let webpCache: TileCache<WebPTileKey, RenderedTile>
     let inFlight = InFlightRenders()
     let assets: StaticAssets
     /// Renders that may wait on something else (a database, an upstream, a percentile's pass).
@@ -93,6 +95,7 @@ public final class TileService: HTTPResponder {
         self.options = options
         self.stats = stats
         cache = TileCache(capacityBytes: options.cacheBytes)
+        webpCache = TileCache(capacityBytes: options.cacheBytes / 4)
         for layer in layers { layer.caches.attach(cache) }
         assets = StaticAssets(leafletDirectory: options.leafletDirectory)
     }
@@ -128,13 +131,17 @@ public final class TileService: HTTPResponder {
             return legend(request, name: name, format: format)
         case .tileJSON(let name, let scale):
             if let stored = storedByName[name] {
-                return finish(storedTileJSON(stored, request: request, scale: scale), route: route)
+                return finish(
+                    inRequestedFormat(storedTileJSON(stored, request: request, scale: scale), request: request),
+                    route: route)
             }
             if let layer = byName[name] {
-                return finish(validated(tileJSON(layer, request: request, scale: scale), request), route: route)
+                let document = inRequestedFormat(tileJSON(layer, request: request, scale: scale), request: request)
+                return finish(validated(document, request), route: route)
             }
             guard tileLayers[name] != nil else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
-            return finish(validated(json(hostedDocument(name, base: baseURL(request))), request), route: route)
+            let document = inRequestedFormat(json(hostedDocument(name, base: baseURL(request))), request: request)
+            return finish(validated(document, request), route: route)
         case .catalog: return finish(validated(catalog(request: request), request), route: route)
         case .health: return finish(.text(.ok, "ok"), route: route)
         case .metrics:
@@ -149,6 +156,7 @@ public final class TileService: HTTPResponder {
             response.headers.add("Cache-Control", "public, max-age=86400")
             return finish(response, route: route)
         case .points, .notFound:
+            if let webp = webpTile(request) { return webp }
             return finish(.text(.notFound, "not found"), route: route)
         }
     }

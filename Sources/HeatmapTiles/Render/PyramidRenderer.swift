@@ -18,6 +18,9 @@ public struct PyramidRenderer: Sendable {
     public var scale: Int
     /// Render threads.
     public var jobs: Int
+    /// Turns each tile's PNG into the bytes stored (a WebP, say), on the render threads; `nil`
+    /// (the default) stores the PNG. Its error fails the render, naming the tile.
+    public var transcode: (@Sendable ([UInt8]) throws -> [UInt8])? = nil
 
     /// Creates a renderer.
     public init(layer: HeatmapTileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
@@ -60,8 +63,10 @@ public struct PyramidRenderer: Sendable {
         let queue = TileQueue<Item>(capacity: Self.queueCapacity(jobs: jobs))
         let shared = SharedWalk(walk)
         for _ in 0..<jobs {
-            let thread = Thread { [layer, scale] in
-                Self.work(layer: layer, walk: shared, scale: scale, stored: stored, queue: queue, progress: progress)
+            let thread = Thread { [layer, scale, transcode] in
+                Self.work(
+                    layer: layer, walk: shared, scale: scale, transcode: transcode, stored: stored, queue: queue,
+                    progress: progress)
             }
             thread.stackSize = 8 << 20
             thread.start()
@@ -117,8 +122,8 @@ public struct PyramidRenderer: Sendable {
     }
 
     private static func work(
-        layer: HeatmapTileLayer, walk: SharedWalk, scale: Int, stored: Set<TileCoordinate>,
-        queue: TileQueue<Item>, progress: RenderProgress
+        layer: HeatmapTileLayer, walk: SharedWalk, scale: Int, transcode: (@Sendable ([UInt8]) throws -> [UInt8])?,
+        stored: Set<TileCoordinate>, queue: TileQueue<Item>, progress: RenderProgress
     ) {
         defer { queue.push(.finished) }
         while !progress.isStopping {
@@ -132,11 +137,14 @@ public struct PyramidRenderer: Sendable {
             }
             do {
                 switch try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: scale) {
-                case .image(let png): queue.push(.tile(tile, png))
+                case .image(let png): queue.push(.tile(tile, try transcode?(png) ?? png))
                 case .noTile, .notAvailableYet: progress.empty.add(1, ordering: .relaxed)
                 }
-            } catch {
+            } catch let error as HeatmapError {
                 queue.push(.failed("tile \(tile): \(error.description)"))
+                return
+            } catch {
+                queue.push(.failed("tile \(tile): \(error)"))
                 return
             }
         }
