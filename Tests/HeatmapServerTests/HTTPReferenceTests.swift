@@ -77,4 +77,44 @@ import Testing
         }
         #expect(shown == Self.kinds, "routes without an example in http.md: \(Self.kinds.subtracting(shown))")
     }
+
+    /// The parameters a table lists, by the first code span of each row's first cell (and any others there:
+    /// older spellings).
+    static func parameters(_ name: String) throws -> [[String]] {
+        Self.table(name, in: try Self.page()).map { Self.codeSpans($0[0]) }.filter { !$0.isEmpty }
+    }
+
+    @Test("every tile setting on the page is one the server reads, with a message naming it")
+    func settings() throws {
+        let rows = try Self.parameters("settings")
+        #expect(rows.count >= 14)
+        for spellings in rows {
+            for name in spellings {
+                // A value no setting takes: the parser must refuse it, naming the parameter.
+                #expect(throws: OverrideError.self, "\(name) is not read by TileOverrides") {
+                    _ = try TileOverrides(query: [(name: name, value: "no such value")])
+                }
+                do {
+                    _ = try TileOverrides(query: [(name: name, value: "no such value")])
+                } catch {
+                    #expect(error.description.contains(name), "\(name): \(error.description)")
+                }
+            }
+        }
+    }
+
+    @Test("every legend parameter on the page is one the legend's query reads, with a message naming it")
+    func legendParameters() throws {
+        let rows = try Self.parameters("legend")
+        #expect(rows.map { $0[0] } == ["z", "scale", "stops"])
+        for name in rows.flatMap({ $0 }) {
+            let items = name == "z" ? [(name: "z", value: "x")] : [(name: "z", value: "7"), (name: name, value: "x")]
+            do {
+                _ = try LegendQuery(items, zooms: 0...22)
+                Issue.record("legend parameter \(name)=x was taken")
+            } catch {
+                #expect(error.description.contains(name), "\(name): \(error.description)")
+            }
+        }
+    }
 }
