@@ -268,9 +268,12 @@ struct ServeCommand {
         let names =
             (layers.map(\.name) + [postgres?.name].compactMap { $0 } + urlLayers.map(\.name) + stacks.map(\.name))
             .joined(separator: ", ")
-        StandardStreams.output("heatmap: serving \(names) on http://\(address):\(server.port)/\n")
+        // The signals are handled before the line that says the server is up: whoever waits for it
+        // may stop the server at once, and a SIGTERM pending (blocked by the parent's mask) when
+        // handleSignals sets SIG_IGN would be discarded, leaving the server running.
         let sources = Self.handleSignals(
             server: server, service: service, options: readOptions, valueColumns: valueColumns, accessLog: accessLog)
+        StandardStreams.output("heatmap: serving \(names) on http://\(address):\(server.port)/\n")
         for table in tables { table.start() }
         let files = service.layers.map(\.source).filter { !$0.isEmpty }
         let watcher =
