@@ -3,10 +3,6 @@ import Foundation
 import HeatmapKit
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One tile drawn as `heatmap serve` draws it with its cache off: `HeatmapTileLayer.tileFor`
 /// with the layer's cache off, on one thread (medians of the repetitions, milliseconds).
 struct UncachedTileMeasurement: Codable {

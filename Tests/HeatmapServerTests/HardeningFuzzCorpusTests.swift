@@ -1,9 +1,6 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// The inputs `scripts/http_fuzz_full.py` kept (cases whose answers were new, and any case at
 /// fault), replayed against `heatmap serve`: each connection's bytes sent at once, the write

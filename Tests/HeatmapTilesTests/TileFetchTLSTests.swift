@@ -4,10 +4,6 @@ import HeatmapTestSupport
 import HeatmapTiles
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 #if canImport(CCurl)
 
     /// https through the command's fetch backend: a loopback TLS upstream (a certificate made with

@@ -1,15 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-
-    private let closeFile = Glibc.close
-#elseif canImport(Darwin)
-    import Darwin
-
-    private let closeFile = Darwin.close
-#endif
-
 extension PointFileReader {
     /// Reads points from bytes in memory (an HTTP request's body, say) as
     /// ``readPoints(path:options:)`` reads a file: the same formats, gzip inflated whatever

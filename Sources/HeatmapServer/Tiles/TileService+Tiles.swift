@@ -1,9 +1,5 @@
 import HeatmapKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension TileService {
     /// A tile: from the cache at once, or rendered once per key off the I/O thread.
     func tile(_ request: HTTPRequest, layer: ServedLayer, zoom: Int, x: Int, y: Int, scale: Int) -> HTTPReply {

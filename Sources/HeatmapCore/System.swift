@@ -1,12 +1,15 @@
+// The core's one place for the platform: the few functions of the C maths library it needs.
+// The import is not exported, so the core's clients see no C library through it.
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
     import Musl
 #elseif canImport(Darwin)
     import Darwin
+#else
+    #error("HeatmapCore knows no C library module on this platform")
 #endif
-
-// The few functions of the platform's maths library the core needs, in one place.
 
 @inline(__always) func mathExp(_ x: Double) -> Double { exp(x) }
 @inline(__always) func mathLog(_ x: Double) -> Double { log(x) }
