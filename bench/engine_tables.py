@@ -93,10 +93,6 @@ def tables(r):
     for p in points:
         row = {n["zoom"]: n["milliseconds"] for n in r["normalization"] if n["points"] == p}
         print(f"| {p:,} points | " + " | ".join(f"{row.get(z, 0):.1f}" for z in zooms) + " |")
-        root = {n["zoom"]: n.get("fromRootMilliseconds") for n in r["normalization"] if n["points"] == p}
-        if any(v is not None for v in root.values()):
-            print(f"| {p:,} points, from the root only | " + " | ".join(
-                f"{root[z]:.1f}" if root.get(z) is not None else "" for z in zooms) + " |")
     print()
     for t in r["throughput"]:
         print(f"Throughput, zoom {t['zoom']} (all {t['tiles']} tiles with data, PNG included, no cache): "

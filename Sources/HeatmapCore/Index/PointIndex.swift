@@ -21,6 +21,8 @@ public struct PointIndex: Sendable {
     let summaries: CellSummaries
     /// Where each cell's keys start, at fine levels whose cells hold many points each.
     let runStarts: RunStarts
+    /// The number of distinct cells of each level 0...32 among the keys (of any weight).
+    package let cellCounts: [Int]
 
     /// The number of points indexed.
     public var count: Int { keys.count }
@@ -55,11 +57,11 @@ public struct PointIndex: Sendable {
             sum += Double(weights[i])
             prefix[i + 1] = sum
         }
-        (summaries, runStarts) = keys.withUnsafeBufferPointer { k in
+        (summaries, runStarts, cellCounts) = keys.withUnsafeBufferPointer { k in
             let cells = RunStarts.cellCounts(of: k)
             return (
                 prefix.withUnsafeBufferPointer { p in CellSummaries(keys: k, prefix: p, cells: cells) },
-                RunStarts(keys: k, cells: cells)
+                RunStarts(keys: k, cells: cells), cells
             )
         }
         self.keys = keys

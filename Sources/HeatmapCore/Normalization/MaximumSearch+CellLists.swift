@@ -1,28 +1,29 @@
-/// Lists of cells for the search from ``CellBounds``: packed `row << 32 | column`, ascending.
+/// Lists of cells for M(z)'s search: packed `row << 32 | column`, ascending.
 extension MaximumSearch {
-    /// The cells beside each of `cells` (packed row-major, ascending) and the cells
-    /// themselves, in the same order, without repeats: each row of `cells` widened by one
-    /// column either side, then each target row merged from the widened rows within one row.
+    /// The cells within `reach` cells of each of `cells` (packed row-major, ascending) along
+    /// each axis, and the cells themselves, in the same order, without repeats: each row of
+    /// `cells` widened by `reach` columns either side (columns wrap around the world), then
+    /// each target row merged from the widened rows within `reach` rows (rows stop at the poles).
     ///
-    /// - Complexity: O(c) for c cells.
-    static func neighbourhoods(of cells: [UInt64], columns: Int) -> [UInt64] {
+    /// - Complexity: O(c · reach²) for c cells.
+    static func neighbourhoods(of cells: [UInt64], reach: Int, columns: Int) -> [UInt64] {
         let starts = cells.withUnsafeBufferPointer(CellBounds.rowStarts)
         let rowCount = starts.count - 1
         func row(_ r: Int) -> Int { Int(cells[starts[r]] >> 32) }
-        let widened = (0..<rowCount).map { widen(cells[starts[$0]..<starts[$0 + 1]], columns: columns) }
+        let widened = (0..<rowCount).map { widen(cells[starts[$0]..<starts[$0 + 1]], by: reach, columns: columns) }
         var result: [UInt64] = []
-        result.reserveCapacity(cells.count * 3)
+        result.reserveCapacity(cells.count * (2 * reach + 1))
         var done = -1
         var low = 0
         for r in 0..<rowCount {
-            let first = max(row(r) - 1, done + 1, 0)
-            let last = min(row(r) + 1, columns - 1)
+            let first = max(row(r) - reach, done + 1, 0)
+            let last = min(row(r) + reach, columns - 1)
             guard first <= last else { continue }
             for target in first...last {
-                while row(low) < target - 1 { low += 1 }
+                while row(low) < target - reach { low += 1 }
                 var merged: [UInt32] = []
                 var n = low
-                while n < rowCount && row(n) <= target + 1 {
+                while n < rowCount && row(n) <= target + reach {
                     merged = merge(merged, widened[n])
                     n += 1
                 }
@@ -33,15 +34,16 @@ extension MaximumSearch {
         return result
     }
 
-    /// The columns of one row of packed cells (ascending) and the columns beside them,
+    /// The columns of one row of packed cells (ascending) and those within `reach` of them,
     /// ascending, without repeats; columns wrap around the world.
-    static func widen(_ cells: ArraySlice<UInt64>, columns: Int) -> [UInt32] {
+    static func widen(_ cells: ArraySlice<UInt64>, by reach: Int, columns: Int) -> [UInt32] {
+        guard 2 * reach + 1 < columns else { return (0..<columns).map { UInt32($0) } }
         var result: [UInt32] = []
-        result.reserveCapacity(cells.count * 3)
+        result.reserveCapacity(cells.count * (2 * reach + 1))
         var wrapped: [UInt32] = []
         for cell in cells {
             let x = Int(cell & 0xFFFF_FFFF)
-            for column in (x - 1)...(x + 1) {
+            for column in (x - reach)...(x + reach) {
                 if column < 0 || column >= columns {
                     wrapped.append(UInt32((column + columns) % columns))
                 } else if result.last.map({ $0 < UInt32(column) }) ?? true {
@@ -86,6 +88,20 @@ extension MaximumSearch {
             }
         }
         return parts
+    }
+
+    /// The cells of `targets` that lie in one of `parents` (ascending, of the level `shift`
+    /// levels coarser), in the same order.
+    ///
+    /// - Complexity: O(t log p) for t targets and p parents.
+    static func inside(_ targets: [UInt64], parents: [UInt64], shift: Int) -> [UInt64] {
+        parents.withUnsafeBufferPointer { parents in
+            targets.filter { target in
+                let parent = ((target >> 32) >> UInt64(shift)) << 32 | (target & 0xFFFF_FFFF) >> UInt64(shift)
+                let i = parents.firstIndex(atLeast: parent, in: 0..<parents.count)
+                return i < parents.count && parents[i] == parent
+            }
+        }
     }
 
     /// `values` in ascending order, each once.

@@ -1,11 +1,7 @@
-import Foundation
 import HeatmapKit
-import Testing
 
-@testable import HeatmapPostgres
-
-/// M(z) by the pruned regional search equals memory's, on clustered data of several seeds.
-@Suite(.serialized, .needsPostgres) struct PrunedMaximumTests {
+/// Seeded points for M(z)'s tests.
+enum ClusteredPoints {
     /// Clusters of different spreads (one across the antimeridian, one near the pole limit),
     /// a uniform background and one heavy point alone, from `seed`.
     static func points(seed: UInt64) -> [WeightedLatLng] {
@@ -33,27 +29,5 @@ import Testing
         }
         points.append(WeightedLatLng(coordinate: Coordinate(latitude: 10, longitude: 20), intensity: 40))
         return points
-    }
-
-    @Test("M(z) from SQL equals memory's at zooms 5 to 17, scales 1 and 2, for three seeds", arguments: [1, 2, 3])
-    func sameMaximum(seed: UInt64) throws {
-        let cluster = try TestCluster.require()
-        let points = Self.points(seed: seed)
-        let table = "pruned_\(seed)"
-        _ = try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)
-        let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
-        let index = try PointIndex(points: points)
-        for zoom in [5, 8, 11, 14, 17] {
-            for scale in [1, 2] {
-                let space = try PixelSpace(zoom: zoom, scale: scale)
-                let kernel = GaussianKernel(radius: 20 * scale)
-                let memory = index.maximumIntensity(space: space, kernel: kernel)
-                let database = try source.maximumIntensity(space: space, kernel: kernel)
-                #expect(memory > 0)
-                #expect(
-                    abs(memory - database) <= 1e-6 * memory,
-                    "seed \(seed), M(\(zoom)) at scale \(scale): \(memory) in memory, \(database) from SQL")
-            }
-        }
     }
 }

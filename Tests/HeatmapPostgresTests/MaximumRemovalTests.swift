@@ -4,42 +4,13 @@ import Testing
 
 @testable import HeatmapPostgres
 
-/// M(z) by the kernel-bounded search equals memory's and the weight-bounded search's, and a
-/// removal far from the maximum keeps M(z) without a search.
-@Suite(.serialized, .needsPostgres) struct KernelMaximumTests {
-    @Test(
-        "kernel-bounded M(z) equals memory's and the pruned search's: clustered, antimeridian, several zooms and radii",
-        arguments: [4, 5])
-    func sameAsMemoryAndPruned(seed: UInt64) throws {
-        let cluster = try TestCluster.require()
-        let points = PrunedMaximumTests.points(seed: seed)
-        let table = "kernel_\(seed)"
-        _ = try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)
-        let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
-        let filtered = try PostgresSource(
-            connection: cluster.conninfo, table: PostgresTable(name: table, filter: "weight >= 0"))
-        let index = try PointIndex(points: points)
-        for (zoom, scale, radius) in [(6, 1, 10), (9, 2, 20), (12, 1, 50), (13, 3, 15), (16, 1, 20), (19, 2, 30)] {
-            let space = try PixelSpace(zoom: zoom, scale: scale)
-            let kernel = GaussianKernel(radius: radius * scale)
-            let memory = index.maximumIntensity(space: space, kernel: kernel)
-            let bounded = try source.maximumIntensity(space: space, kernel: kernel, search: .kernel)
-            let pruned = try source.maximumIntensity(space: space, kernel: kernel, search: .pruned)
-            // Without summaries (a filter), every level comes from the rows.
-            let rows = try filtered.maximumIntensity(space: space, kernel: kernel, search: .kernel)
-            #expect(memory > 0)
-            for (name, value) in [("kernel", bounded), ("pruned", pruned), ("kernel over the rows", rows)] {
-                #expect(
-                    abs(memory - value) <= 1e-6 * memory,
-                    "seed \(seed), M(\(zoom)) scale \(scale) radius \(radius): \(memory) in memory, \(value) \(name)")
-            }
-        }
-    }
-
+/// A removal far from the place M(z) was found keeps M(z) without a search; one at it searches
+/// again; both exact.
+@Suite(.serialized, .needsPostgres) struct MaximumRemovalTests {
     @Test("a DELETE far from the maximum keeps M(z) with no search; one at the maximum searches again, both exact")
     func removals() throws {
         let cluster = try TestCluster.require()
-        var points = PrunedMaximumTests.points(seed: 9)
+        var points = ClusteredPoints.points(seed: 9)
         // The maximum at every zoom below: a heavy pair, alone.
         points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30, longitude: 60), intensity: 5000))
         points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30.0001, longitude: 60.0001), intensity: 5000))

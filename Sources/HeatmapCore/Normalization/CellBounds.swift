@@ -1,20 +1,16 @@
 import Dispatch
 
-/// The occupied cells of one quadtree level, row by row, and upper bounds on the intensity
-/// of the pixels of any cell, from one pass over the index: the seed of the search for
-/// M(z) at fine zooms.
+/// The occupied cells of one level that a source answered (see ``CellQuery``), row by row, and
+/// upper bounds on the intensity of the pixels of any cell from them: the sweep of M(z)'s
+/// search.
 ///
 /// A pixel's intensity is a sum over the points within the kernel's reach, each weighted by
 /// k(dx) · k(dy) ≤ 1. For the pixels whose first unit lies in a cell, the points of a cell
-/// `dx`, `dy` cells away weigh at most `taps[|dx|] · taps[|dy|]`, the kernel at the smallest
-/// distance between pixels of the two cells; the weighted sum over the occupied cells within
-/// `taps.count - 1` cells is the cell's bound.
+/// `dx`, `dy` cells away weigh at most `taps[|dx|] · taps[|dy|]` (see ``MaximumPlan``); the
+/// weighted sum over the occupied cells within `taps.count - 1` cells is the cell's bound.
 ///
-/// Made in three steps: the occupied cells and their weights in Morton order (each cell's
-/// points are one run of keys, found by galloping, its weight one subtraction of running
-/// sums); a stable sort by row, which leaves each row's cells in column order because the
-/// Morton order is monotonic along a row; and, for bounds, a sweep that walks each row of
-/// cells asked about beside the rows of occupied cells within reach, with one cursor each.
+/// The cells are sorted by row (columns ascending in each row), then each row of cells asked
+/// about is swept beside the rows of occupied cells within reach, with one cursor each.
 /// Columns wrap around the antimeridian; rows do not. Large inputs are split between cores.
 struct CellBounds: Sendable {
     /// The occupied cells, `row << 32 | column` in cells of the level, ascending (row-major).
@@ -26,31 +22,19 @@ struct CellBounds: Sendable {
     /// The number of cells across the world (and down it).
     let columns: UInt64
 
-    /// The occupied cells of `level` (`level` < 32) of `index`.
+    /// The cells of `answer`, of `level` (< 32).
     ///
-    /// - Complexity: O(c · log(n / c)) to find the c occupied cells among n points, then
-    ///   O(c) per 11 bits of rows spanned to sort them.
-    init(index: PointIndex, level: Int) {
+    /// - Complexity: O(c) per 11 bits of rows spanned to sort c cells in Morton order, O(c)
+    ///   per 11 bits of rows and columns otherwise.
+    init(_ answer: OccupiedCells, level: Int) {
         precondition((0..<32).contains(level))
         columns = UInt64(1) << UInt64(32 - level)
-        (cells, weights) = index.occupiedCells(level: level)
-        Self.sortByRow(&cells, &weights)
-        rowStarts = cells.withUnsafeBufferPointer(Self.rowStarts)
-    }
-
-    /// The occupied cells of `level` that lie in the cells of the coarser `coarseLevel` within
-    /// one cell of `near` (packed row-major cells of `coarseLevel`): all the cells within
-    /// reach of the finer cells of `near`, read from the index there alone.
-    ///
-    /// - Complexity: O(c · log(n / c)) for the c cells read, plus the sort.
-    init(index: PointIndex, level: Int, near: [UInt64], coarseLevel: Int) {
-        precondition((0..<coarseLevel).contains(level) && coarseLevel < 32)
-        columns = UInt64(1) << UInt64(32 - level)
-        let around = MaximumSearch<PointIndex>.neighbourhoods(of: near, columns: 1 << (32 - coarseLevel))
-        let codes = MaximumSearch<PointIndex>.sortedWithoutRepeats(
-            around.map { Morton.key(x: UInt32(truncatingIfNeeded: $0), y: UInt32(truncatingIfNeeded: $0 >> 32)) })
-        (cells, weights) = index.occupiedCells(level: level, in: codes, of: coarseLevel)
-        Self.sortByRow(&cells, &weights)
+        (cells, weights) = (answer.cells, answer.weights)
+        if answer.isMortonOrdered {
+            Self.sortByRow(&cells, &weights)
+        } else {
+            RadixSort.sort(keys: &cells, weights: &weights)
+        }
         rowStarts = cells.withUnsafeBufferPointer(Self.rowStarts)
     }
 

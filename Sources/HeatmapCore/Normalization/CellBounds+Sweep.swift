@@ -77,9 +77,8 @@ extension CellBounds {
     ///
     /// - Parameter taps: the largest kernel value between a pixel of a cell and a point
     ///   d cells away (along one axis), for d = 0 ... reach. The world must be more than
-    ///   `2 * reach + 1` cells wide. Sums are in single precision: the search adds a margin
-    ///   of 1e-5 to every bound, more than the rounding of (2 · reach + 1)² terms for the
-    ///   reaches it uses (at most 2).
+    ///   `2 * reach + 1` cells wide. Sums are in single precision, a row's and then the
+    ///   rows' (see ``MaximumPlan/margin(reach:)``).
     /// - Complexity: O(t · (2 · reach + 1)) for t targets, plus the occupied cells met.
     func bounds(of targets: [UInt64], taps: [Float]) -> [Float] {
         precondition(!taps.isEmpty && columns > UInt64(2 * taps.count - 1))
