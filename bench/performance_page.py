@@ -5,7 +5,7 @@ usage: python3 bench/performance_page.py [--results bench/results] [--out docs/p
 
 Reads datashader-1m.json and datashader-10m.json (heatmap-bench --only tiles,render, then
 bench/compare_datashader.py), postgres-1m.json and postgres-10m.json (heatmap-bench --only
-postgres) and serve-nginx.json (scripts/serve_bench.py --cached-only), whichever are there, and
+postgres) and serve-nginx.json (scripts/bench/serve_bench.py --cached-only), whichever are there, and
 copies one dense tile drawn by both sides (from datashader-1m-pictures/) to docs/performance/, and
 ends with HeatmapKit's own tables of datashader-1m.json (bench/engine_tables.py).
 Every figure on the page comes from a run whose peer was checked to have made the same thing;
@@ -178,7 +178,7 @@ def main():
         "runs the check on a seeded 100k slice (`Tests/peers/datashader.sh`), where the drawing of before issue 30 "
         "(scipy's normalised Gaussian, empty pixels shaded: one green square) must be refused.",
         "- **PostGIS** (`heatmap-bench --only postgres`): the rows of both statements for every tile.",
-        "- **nginx** (`scripts/serve_bench.py`): the status, Content-Type and bytes of every tile. The check found "
+        "- **nginx** (`scripts/bench/serve_bench.py`): the status, Content-Type and bytes of every tile. The check found "
         "14 of the 36 tiles different at first: heatmap answers an empty tile 204, nginx had served its 0-byte file "
         "as 200 `image/png`; nginx now answers 204 for it (`try_files $uri =204`).", "",
         "    swift build -c release",
@@ -187,7 +187,7 @@ def main():
         "    python3 bench/compare_datashader.py bench/results/datashader-1m.json /tmp/heatmap-data --repetitions 5",
         "    .build/release/heatmap-bench --points 1000000 --sizes 1000000 --only postgres \\",
         "        --postgres postgresql://postgres@127.0.0.1:5432/postgres --json bench/results/postgres-1m.json",
-        "    python3 scripts/serve_bench.py --cached-only --out bench/results/serve-nginx.json",
+        "    python3 scripts/bench/serve_bench.py --cached-only --out bench/results/serve-nginx.json",
         "    python3 bench/performance_page.py", "",
         "The machine is a shared 2-core VM: compare figures as ratios within one run.", "",
         "## datashader", ""]

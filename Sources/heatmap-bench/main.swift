@@ -36,7 +36,7 @@ let usage = """
       --postgres-where-rows N  for postgres-where: the rows of heatmap_bench_where (default 1000000)
       --postgres-maximum-rows N  for postgres-maximum: the rows of heatmap_bench_serve (imported
                         when it holds another count; 20000000 for README's figure), whose M(z) at each of
-                        --postgres-zooms is searched (scripts/maximum_ab.py: two builds against each other)
+                        --postgres-zooms is searched (scripts/bench/maximum_ab.py: two builds against each other)
       --shard URL       for postgres-sharded (repeat): the same rows imported over these shards with
                         --postgres as coordinator, against --postgres alone (bench/postgres_sharded.sh)
       --tile-images DIR for bytes: write each tile's RGBA and palette PNG there (bench/pillow_sizes.py
@@ -282,7 +282,7 @@ if let t = report.throughput.last {
             t.tilesPerSecond, t.threads, t.singleThreadTilesPerSecond))
 }
 
-// Tiles as the server draws them with its cache off (scripts/uncached_bench.py compares them).
+// Tiles as the server draws them with its cache off (scripts/bench/uncached_bench.py compares them).
 if options.sections.contains("uncached") {
     let m = try UncachedBenchmark.measure(
         bench: bench, tiles: options.uncachedTiles, zoom: options.uncachedZoom, scale: options.uncachedScale,

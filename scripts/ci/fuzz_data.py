@@ -20,7 +20,7 @@ It prints a JSON summary and exits 1 if any count is not zero; the inputs at fau
 under --keep. Python 3 standard library only.
 
     swift build -c release --product heatmap
-    python3 scripts/fuzz_data.py --count 50000 --seed 1 --jobs 2
+    python3 scripts/ci/fuzz_data.py --count 50000 --seed 1 --jobs 2
 """
 
 import argparse

@@ -1,13 +1,13 @@
 #!/bin/sh
 # Makes README's served images with a running `heatmap serve`: a stacked tile (/base+police_stations/...) and a
-# static image (/static/...), both over the synthetic base of scripts/synthetic_base.py, and checks that the static
-# image equals `heatmap image`'s of the same viewport, byte for byte. Usage: sh scripts/serve_docs.sh [PORT]
+# static image (/static/...), both over the synthetic base of scripts/docs/synthetic_base.py, and checks that the static
+# image equals `heatmap image`'s of the same viewport, byte for byte. Usage: sh scripts/docs/serve_docs.sh [PORT]
 set -eu
 port=${1:-18765}
 base=/tmp/heatmap-base
 heatmap=.build/release/heatmap
 swift build -c release --product heatmap >/dev/null
-python3 scripts/synthetic_base.py "$base" 7 112 118 75 81
+python3 scripts/docs/synthetic_base.py "$base" 7 112 118 75 81
 "$heatmap" serve Examples/police_stations.json --port "$port" --layer "base=file://$base/{z}/{x}/{y}.png" &
 server=$!
 trap 'kill $server' EXIT

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Makes README's pictures of the gradient presets and of the normalisation choices that had none, with
 # `heatmap image` over Examples/police_stations.json (small PNGs, zlib's default level, deterministic: the same
-# bytes from a debug or a release build). Usage: sh scripts/readme_pictures.sh [HEATMAP_BINARY]
+# bytes from a debug or a release build). Usage: sh scripts/docs/pictures.sh [HEATMAP_BINARY]
 set -eu
 heatmap=${1:-.build/release/heatmap}
 [ -x "$heatmap" ] || swift build -c release --product heatmap

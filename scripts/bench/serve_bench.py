@@ -3,7 +3,7 @@
 percentiles for cached tiles (a warm cache) and uncached tiles (cache off: every request draws
 and encodes its tile), at several numbers of keep-alive connections. Writes JSON.
 
-    swift build -c release && python3 scripts/serve_bench.py [--binary .build/release/heatmap]
+    swift build -c release && python3 scripts/bench/serve_bench.py [--binary .build/release/heatmap]
         [--out .build/bench/serve-wrk.json] [--duration 8] [--connections 64,256] [--into bench.json]
 
 Needs wrk (Debian: apt-get install wrk). Traffic goes to 127.0.0.1 only, for a bounded time.
@@ -18,14 +18,14 @@ runs). Before nginx is timed, every tile is asked of both servers and compared: 
 heatmap's status, Content-Type and bytes ("nginx_same_bytes" in the report); when it does not it gets
 no time, only the difference, and the script exits 1 after writing its report.
 
-    python3 scripts/serve_bench.py --dense [--points /tmp/heatmap-data/points.f64]
+    python3 scripts/bench/serve_bench.py --dense [--points /tmp/heatmap-data/points.f64]
 
 measures the server's uncached render path instead: the dense 16/14977/27652@2x over the
 benchmark's 1M points (`heatmap-bench --export DIR` writes them), cache off, one connection
 (milliseconds per request) and 2 x cores connections (renders and requests per second),
 against `heatmap-bench --only tiles --zooms 16` run in the same minutes.
 
-    python3 scripts/serve_bench.py --empty-tiles 2400000 [--cache-mb 256]
+    python3 scripts/bench/serve_bench.py --empty-tiles 2400000 [--cache-mb 256]
 
 measures memory instead (no wrk needed): the server's resident memory before and after that many
 requests for distinct empty tiles (204s, each a new cache key), with the cache's own count of
@@ -46,6 +46,8 @@ import time
 import urllib.request
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+# The pipelined HTTP client is the fuzzers' (scripts/ci/http_pipeline.py).
+sys.path.insert(1, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "ci"))
 from http_pipeline import PipelinedClient, peak_rss_mb, rss_mb  # noqa: E402
 from wrk_bench import answers, load_average, median, start_heatmap, write_report, wrk_result  # noqa: E402
 
@@ -394,7 +396,7 @@ def main():
     parser.add_argument("--points", default="/tmp/heatmap-data/points.f64", help="heatmap-bench --export's points")
     parser.add_argument("--bench-binary", default=".build/release/heatmap-bench")
     args = parser.parse_args()
-    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     if args.empty_tiles:
         args.out = args.out or ".build/bench/serve-empty-tiles.json"
         return empty_tiles(args)

@@ -3,7 +3,7 @@
 stacked picture and for trying `heatmap image --base file:///...` offline: a pale background whose
 tone follows latitude, a graticule every 1/4 tile and darker tile borders.
 
-    python3 scripts/synthetic_base.py OUTDIR ZOOM X0 X1 Y0 Y1 [--size 256]
+    python3 scripts/docs/synthetic_base.py OUTDIR ZOOM X0 X1 Y0 Y1 [--size 256]
 """
 import argparse
 import os

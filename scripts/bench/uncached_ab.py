@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Two `heatmap serve` processes' uncached renders against each other, interleaved (an A/B test).
 
-    swift build -c release && python3 scripts/uncached_ab.py [--b-binary PATH] [--b-env NAME=VALUE ...]
+    swift build -c release && python3 scripts/bench/uncached_ab.py [--b-binary PATH] [--b-env NAME=VALUE ...]
         [--rounds 8] [--repetitions 10] [--out .build/bench/uncached-ab.json]
 
 Both servers load heatmap-bench's seeded 1M points (`--export`, as a CSV file) with the cache off;
 A is `--binary` as it is, B is `--b-binary` (default the same) with `--b-env` added to its
 environment (for example `MALLOC_ARENA_MAX=1`). Each round asks every tile of
-`scripts/uncached_bench.py` `--repetitions` times of A, then of B, one request at a time, and
+`scripts/bench/uncached_bench.py` `--repetitions` times of A, then of B, one request at a time, and
 reads each render's CPU time from the server's `heatmap_tile_render_cpu_seconds`; with the minor
 page faults of its render threads. The report gives, per tile, the medians and minima of both and
 B over A. Traffic goes to 127.0.0.1 only.

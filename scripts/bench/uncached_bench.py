@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`heatmap serve`'s uncached tiles against `heatmap-bench`'s, interleaved in one run.
 
-    swift build -c release && python3 scripts/uncached_bench.py [--rounds 3] [--repetitions 25]
+    swift build -c release && python3 scripts/bench/uncached_bench.py [--rounds 3] [--repetitions 25]
         [--passes 2] [--connections N] [--pause-ms N] [--out .build/bench/uncached.json]
 
 The inputs are the same for both: heatmap-bench's seeded 1M points (`--export`), written as a

@@ -6,7 +6,7 @@ with valid requests, pipelined over keep-alive connections. After every batch of
 server must be alive and answer a known tile with the same bytes as at the start.
 
     swift build -c release --product heatmap
-    python3 scripts/http_fuzz.py --requests 1000000 [--seed 15] [--workers 2] [--out fuzz.json]
+    python3 scripts/ci/http_fuzz.py --requests 1000000 [--seed 15] [--workers 2] [--out fuzz.json]
 
 Prints a JSON summary (requests, answers by status, deaths, resets, unanswered requests,
 known-tile mismatches, the server's resident memory) and exits 1 if the server died, reset or
@@ -163,7 +163,7 @@ def main():
     parser.add_argument("--timeout", type=float, default=30)
     parser.add_argument("--out", help="also write the summary to this file")
     args = parser.parse_args()
-    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     command = [args.binary, "serve", args.data, "--port", "0", "--cache-mb", str(args.cache_mb)]
 
     def summarize(summaries, workers, server, started, peak):

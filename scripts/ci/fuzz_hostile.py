@@ -4,7 +4,7 @@
 about length or type), hostile `--config` files, and request patterns that could grow memory.
 
     swift build -c release --product heatmap
-    python3 scripts/fuzz_hostile.py --binary .build/release/heatmap [--seed 7] [--archives 40]
+    python3 scripts/ci/fuzz_hostile.py --binary .build/release/heatmap [--seed 7] [--archives 40]
         [--upstream-requests 400] [--configs 40] [--memory-requests 3000] [--out hostile.json]
         [--findings DIR]
 

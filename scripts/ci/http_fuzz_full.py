@@ -5,7 +5,7 @@ query parameters, `..`, encoded slashes and overlong percent-encodings, then byt
 mutations (flips, deletions, duplications, splices) of the result.
 
     swift build -c release --product heatmap
-    python3 scripts/http_fuzz_full.py --requests 1000000 [--seed 1] [--workers 2] [--out fuzz.json]
+    python3 scripts/ci/http_fuzz_full.py --requests 1000000 [--seed 1] [--workers 2] [--out fuzz.json]
         [--corpus DIR] [--findings DIR]
 
 Each case is one loopback connection carrying 1-16 pipelined requests; the script sends them,
@@ -381,7 +381,7 @@ def main():
     parser.add_argument("--findings", default="http-fuzz-findings", help="keep the cases at fault here")
     parser.add_argument("--out", help="also write the summary to this file")
     args = parser.parse_args()
-    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
     # A throwaway write token, so that the chunked DELETE cases reach the body parser.
     token = tempfile.NamedTemporaryFile(mode="w", suffix=".token")
     token.write(FUZZ_TOKEN + "\n")

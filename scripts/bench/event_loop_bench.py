@@ -6,7 +6,7 @@ open (poll(2) hands every one of them to the kernel on every wait, epoll only th
 10,000 busy connections. Writes JSON with each load's requests/s and p99, per round and as medians,
 and poll's requests/s over epoll's.
 
-    swift build -c release && python3 scripts/event_loop_bench.py [--binary .build/release/heatmap]
+    swift build -c release && python3 scripts/bench/event_loop_bench.py [--binary .build/release/heatmap]
         [--rounds 3] [--duration 8] [--out bench/results/event-loop.json]
 
 Needs wrk and a descriptor limit above 20,500 (root may raise it; the script tries). Loopback only.

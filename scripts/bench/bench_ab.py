@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Two heatmap-bench binaries alternated in one run: the uncached tiles and the encoders.
 
-    python3 scripts/bench_ab.py --a-binary OLD/heatmap-bench [--b-binary .build/release/heatmap-bench]
+    python3 scripts/bench/bench_ab.py --a-binary OLD/heatmap-bench [--b-binary .build/release/heatmap-bench]
         [--rounds 4] [--out .build/bench/bench-ab.json]
 
 Runs A, B, A, B, ... (`--only uncached,encoders`), and gives per measure the medians over the

@@ -2,7 +2,7 @@
 """M(z) before and after: two heatmap-bench builds alternated in one run, in memory and from
 PostgreSQL.
 
-    python3 scripts/maximum_ab.py --before OLD/heatmap-bench [--after .build/release/heatmap-bench] \\
+    python3 scripts/bench/maximum_ab.py --before OLD/heatmap-bench [--after .build/release/heatmap-bench] \\
         [--sizes 1000000,10000000] [--zooms 3,6,9,12,16] [--rounds 3] \\
         [--postgres URL --postgres-rows 1000000 --postgres-zooms 3,6,9,12,16] [--out bench/results/maximum-ab.json]
 
