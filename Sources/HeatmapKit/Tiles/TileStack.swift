@@ -2,8 +2,8 @@ import Synchronization
 
 /// Layers drawn over one another as one layer, in ``TileLayer/zIndex`` order (higher over
 /// lower; equal values keep the order given, the first at the bottom), with each layer's
-/// opacity applied: straight alpha, Porter-Duff "over" in double precision (README's
-/// "Compositing" gives the exact rule).
+/// opacity applied: straight alpha, Porter-Duff "over" in double precision (the
+/// compositing of docs/guides/layers-and-stacks.md gives the exact rule).
 ///
 /// - A tile is ``TileResult/notAvailableYet`` when any layer says so (a partial composite would
 ///   never be asked for again), ``TileResult/noTile`` when every layer says so, otherwise the
