@@ -37,7 +37,7 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Hashable {
 /// colours (``Palette/whenExact``, the default: the same pixels, a fraction of the bytes), else
 /// 8-bit RGBA (colour type 6).
 ///
-/// The PNG container is written directly (chunk CRCs with ``CRC32``; zlib only for
+/// The PNG container is written directly (chunk CRCs with `CRC32`; zlib only for
 /// ``Compressor/zlib``). The defaults, the ``Filter/up`` filter and the ``Compressor/runLength`` deflate,
 /// were chosen by measuring heatmap tiles (docs/performance.md): on 512 × 512 tiles it is 4.5 to
 /// 5 times as fast as zlib's level 1 and its files are 12–30% smaller, since after `up` a

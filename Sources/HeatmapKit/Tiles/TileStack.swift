@@ -43,7 +43,12 @@ public final class TileStack: TileLayer {
 
     /// A stack of `layers` (bottom first among equal zIndex).
     ///
-    /// - Parameter cacheBytes: the most memory cached composites may use; default 64 MiB, 0 for none.
+    /// - Parameters:
+    ///   - layers: the layers, drawn from the lowest ``TileLayer/zIndex`` up.
+    ///   - name: the stack's name in errors (default: its members' names joined by `+`).
+    ///   - zIndex: the stack's place in a stack of stacks (default 0).
+    ///   - opacity: 0...1 (default 1).
+    ///   - cacheBytes: the most memory cached composites may use; default 64 MiB, 0 for none.
     public init(
         _ layers: [any TileLayer], name: String? = nil, zIndex: Int = 0, opacity: Double = 1,
         cacheBytes: Int = 64 << 20
