@@ -20,11 +20,14 @@ if [ -z "$DOCC" ]; then
 fi
 [ -x "$DOCC" ] || { echo "build-docc: no docc in the toolchain beside $(command -v swift)" >&2; exit 1; }
 
-rm -rf "$GRAPHS" "$MODULE_GRAPHS"
+# The compiler writes a module's graph when it compiles the module, so the graphs of an earlier run stay in $GRAPHS
+# for a build that has nothing to do (they are then this source's). `rm -rf .build/docc` starts afresh, as CI does.
+rm -rf "$MODULE_GRAPHS"
 mkdir -p "$GRAPHS" "$MODULE_GRAPHS" "$(dirname "$OUTPUT")"
 swift build --scratch-path "$SCRATCH" --target HeatmapKit \
     -Xswiftc -emit-symbol-graph -Xswiftc -emit-symbol-graph-dir -Xswiftc "$PWD/$GRAPHS"
 # Only HeatmapKit's own graphs (and its extensions of other modules' types): the catalog documents one module.
+[ -f "$GRAPHS"/HeatmapKit.symbols.json ] || { echo "build-docc: no symbol graph of HeatmapKit in $GRAPHS" >&2; exit 1; }
 cp "$GRAPHS"/HeatmapKit.symbols.json "$MODULE_GRAPHS"/
 cp "$GRAPHS"/HeatmapKit@*.symbols.json "$MODULE_GRAPHS"/ 2>/dev/null || true
 
