@@ -47,8 +47,9 @@ import Testing
             let png = try Upstream.solidPNG(side: 256, red: 9, green: 8, blue: 7, alpha: 255)
             try folder.write(png, to: "tile.png")
             try folder.write(Array(Self.server.utf8), to: "server.py")
+            let python = try #require(TestProgram.program("python3"))
             let process = Process()
-            process.executableURL = try #require(TestProgram.program("python3"))
+            process.executableURL = python
             process.arguments = [
                 folder.file("server.py"), folder.file("cert.pem"), folder.file("key.pem"), folder.file("tile.png"),
                 folder.file("port"),
