@@ -3,7 +3,7 @@ import HeatmapKit
 @_spi(Benchmark) import HeatmapPostgres
 
 /// M(z) of a large imported table (`--only postgres-maximum`): each zoom's search, in one
-/// snapshot, neither read from nor kept in `heatmap_maxima`. `scripts/maximum_ab.py` runs two
+/// snapshot, neither read from nor kept in `heatmap_maxima`. `scripts/bench/maximum_ab.py` runs two
 /// builds against each other, a zoom at a time in fresh processes.
 struct PostgresMaximumMeasurement: Codable {
     var table: String

@@ -20,7 +20,7 @@ struct UncachedTileMeasurement: Codable {
     var systemCPUMs: Double?
 }
 
-/// The tiles `heatmap serve` is compared with (`--only uncached`; `scripts/uncached_bench.py`).
+/// The tiles `heatmap serve` is compared with (`--only uncached`; `scripts/bench/uncached_bench.py`).
 struct UncachedMeasurement: Codable {
     var points: Int
     var tiles: [UncachedTileMeasurement]

@@ -2,7 +2,7 @@ import Foundation
 @_spi(Benchmark) import HeatmapCore
 import HeatmapKit
 
-// heatmap-bench: seeded data, measurements, JSON out. See README's "Performance".
+// heatmap-bench: seeded data, measurements, JSON out. See docs/reference/benchmark.md.
 
 let usage = """
     usage: heatmap-bench [--points N] [--sizes N,N,...] [--zooms Z,Z,...] [--repetitions N] [--seed N]
@@ -30,13 +30,13 @@ let usage = """
       --postgres-reuse  keep heatmap_bench and heatmap_bench_postgis when an earlier run left the
                         same seeded --points there (no import figure then); the tiles are timed at
                         least 7 times, HeatmapKit's and PostGIS's in alternation
-      --postgres-serve-rows N  also import N rows (20000000 for README's figure) into heatmap_bench_serve
+      --postgres-serve-rows N  also import N rows (20000000 for the documented figure) into heatmap_bench_serve
                         (kept for later runs), serve it with the heatmap built beside heatmap-bench,
                         ask for the tiles and read the server's resident memory (default 0: not done)
       --postgres-where-rows N  for postgres-where: the rows of heatmap_bench_where (default 1000000)
       --postgres-maximum-rows N  for postgres-maximum: the rows of heatmap_bench_serve (imported
-                        when it holds another count; 20000000 for README's figure), whose M(z) at each of
-                        --postgres-zooms is searched (scripts/maximum_ab.py: two builds against each other)
+                        when it holds another count; 20000000 for the documented figure), whose M(z) at each of
+                        --postgres-zooms is searched (scripts/bench/maximum_ab.py: two builds against each other)
       --shard URL       for postgres-sharded (repeat): the same rows imported over these shards with
                         --postgres as coordinator, against --postgres alone (bench/postgres_sharded.sh)
       --tile-images DIR for bytes: write each tile's RGBA and palette PNG there (bench/pillow_sizes.py
@@ -282,7 +282,7 @@ if let t = report.throughput.last {
             t.tilesPerSecond, t.threads, t.singleThreadTilesPerSecond))
 }
 
-// Tiles as the server draws them with its cache off (scripts/uncached_bench.py compares them).
+// Tiles as the server draws them with its cache off (scripts/bench/uncached_bench.py compares them).
 if options.sections.contains("uncached") {
     let m = try UncachedBenchmark.measure(
         bench: bench, tiles: options.uncachedTiles, zoom: options.uncachedZoom, scale: options.uncachedScale,

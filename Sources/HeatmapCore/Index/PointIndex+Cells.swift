@@ -20,7 +20,7 @@ extension PointIndex: CellSource {
     /// A pass over the keys a question, and the cells of every level counted.
     package var cellCosts: CellCosts { CellCosts(occupied: (cellCounts, count)) }
 
-    /// M(z), exact (see ``MaximumSearch``): ``WeightSource/maximumIntensity(space:kernel:)``
+    /// M(z), exact (see `MaximumSearch`): ``WeightSource/maximumIntensity(space:kernel:)``
     /// without a source's failure.
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
         MaximumSearch.run(over: self, space: space, kernel: kernel).value

@@ -9,7 +9,7 @@
 /// at most 6 for the summaries of coarse levels (8 bytes an occupied cell; 5.3 a point for
 /// the benchmark's 10 million clustered points), which let a dense tile at zooms 0 to 8 cost
 /// its pixels rather than its points, and at most 1 for the run starts of finer levels where
-/// points repeat positions (see ``RunStarts``; none for spread data).
+/// points repeat positions (see `RunStarts`; none for spread data).
 public struct PointIndex: Sendable {
     /// Morton keys of the points' unit positions, ascending.
     let keys: [UInt64]

@@ -197,7 +197,7 @@ extension CellSource {
 extension WeightSource {
     /// M(z): the largest intensity of any pixel of the world at a zoom and scale, exact (to
     /// float rounding, deterministic), 0 when no point has positive weight. The one search of
-    /// ``MaximumSearch`` over the source's answers to the cell question (its own, or gathered
+    /// `MaximumSearch` over the source's answers to the cell question (its own, or gathered
     /// from its pixels).
     public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(Failure) -> Float {
         if let source = self as? any CellSource<Failure> {

@@ -1,4 +1,4 @@
-/// Whether an area holds weight: what ``PyramidWalk``-style walks ask of each tile's padded
+/// Whether an area holds weight: what `PyramidWalk`-style walks ask of each tile's padded
 /// area before visiting it (and its children). The in-memory index answers from memory; a
 /// database answers with an `EXISTS` over the rows, never reading them.
 public protocol WeightPresence: Sendable {

@@ -5,7 +5,10 @@ extension PointFileReader {
     /// ``readPoints(path:options:)`` reads a file: the same formats, gzip inflated whatever
     /// the format, the same checks, the points in order with their exact coordinates.
     ///
-    /// - Parameter name: what errors call the bytes (`request body:3: latitude "91" is out of range …`).
+    /// - Parameters:
+    ///   - bytes: the data, gzip-compressed or not.
+    ///   - name: what errors call the bytes (`request body:3: latitude "91" is out of range …`).
+    ///   - options: the format, the columns and whether to skip invalid rows.
     /// - Throws: ``PointFileError`` naming `name`, the line (and column) and what was expected.
     public static func readPoints(bytes: [UInt8], name: String, options: PointReadOptions) throws(PointFileError)
         -> (points: [WeightedLatLng], report: PointFileReport)

@@ -62,6 +62,11 @@ public final class URLTileLayer: TileLayer {
     /// A layer whose tile URLs come from `urlConstructor`.
     ///
     /// - Parameters:
+    ///   - name: the layer's name in errors (default `url`).
+    ///   - tileSize: the side of its images in pixels, 256 or 512 for high-DPI tiles (default 256).
+    ///   - zIndex: the layer's place in a ``TileStack`` (default 0).
+    ///   - opacity: 0...1 (default 1).
+    ///   - urlConstructor: the URL of a tile's column, row and zoom, or `nil` for no tile.
     ///   - timeout: seconds for one tile, waiting for a slot included (default 10).
     ///   - maximumRequestsPerHost: requests in flight per host (default 6, as browsers).
     ///   - cacheBytes: memory for cached tiles (default 64 MiB; 0 for none).
