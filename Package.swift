@@ -24,8 +24,8 @@ let package = Package(
         // Homebrew's libpq is keg-only: README's Install gives the PKG_CONFIG_PATH it needs.
         .systemLibrary(
             name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["pkgconf", "libpq"])]),
-        // epoll and accept4, its body inside `#ifdef __linux__` (empty elsewhere), so no
-        // dependency on it needs a platform condition.
+        // The Linux event loop's C calls; the whole body sits inside `#ifdef __linux__` (empty on
+        // Apple platforms), so no dependency on it needs a platform condition.
         .target(name: "CEpoll"),
         // WebP tiles, for the server and the command only: the HeatmapKit product needs no libwebp.
         .systemLibrary(
