@@ -103,6 +103,10 @@ struct InfoCommand {
         var longRowCount: Int? = nil
         var firstLongRowLine: Int? = nil
         var headerFieldCount: Int? = nil
+        /// With `--time COL`: the first and last time, in UTC.
+        var timeRange: TimeRangeOutput? = nil
+        /// With `--categories COL,...`: each column's values with their counts.
+        var categories: [CategoryOutput]? = nil
     }
 
     func run() throws(CommandError) {
@@ -122,7 +126,8 @@ struct InfoCommand {
             radiusLatitude: radiusMeters.map { _ in radiusLatitude ?? Self.middle(file.index) },
             longRowCount: report.longRowCount > 0 ? report.longRowCount : nil,
             firstLongRowLine: report.firstLongRowLine,
-            headerFieldCount: report.headerFieldCount)
+            headerFieldCount: report.headerFieldCount, timeRange: report.timeRange.map(TimeRangeOutput.init),
+            categories: report.categories.isEmpty ? nil : report.categories.map(CategoryOutput.init))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -157,6 +162,7 @@ struct InfoCommand {
             text +=
                 "M(\(value.zoom)) = \(value.value) (\(radiusText(output, reach: value.reach)), scale \(output.scale))\n"
         }
+        text += filterText(output)
         for p in output.percentiles ?? [] {
             text += "P\(LegendLabel.text(p.percentile))(\(p.zoom)) = \(p.value) (\(p.pixels) non-zero pixels"
             text += p.rankedZoom == p.zoom ? ")\n" : " at zoom \(p.rankedZoom), beyond the pixel limit at \(p.zoom))\n"

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a CSV header puts the latitude, longitude and weight.
 struct CSVColumns {
     static let latitudeNames = ["lat", "latitude", "y"]
@@ -11,9 +13,13 @@ struct CSVColumns {
     var names: [String]
     /// The value's column, for the mean (only with ``PointReadOptions/valueColumn``).
     var value: Int? = nil
+    /// The time's column (only with ``PointReadOptions/timeColumn``).
+    var time: Int? = nil
+    /// The category columns (``PointReadOptions/categoryColumns``), in the options' order.
+    var categories: [Int] = []
 
     /// The number of fields a row needs.
-    var needed: Int { max(latitude, longitude, weight ?? 0, value ?? 0) + 1 }
+    var needed: Int { max(latitude, longitude, weight ?? 0, value ?? 0, time ?? 0, categories.max() ?? 0) + 1 }
 
     /// Finds the columns in a header, by the names given or else the usual ones.
     ///
@@ -59,6 +65,19 @@ struct CSVColumns {
                 return .failure(ColumnProblem("no value column \"\(given)\": \(seen); name it with --value COL"))
             }
             found.value = value
+        }
+        if let given = options.timeColumn {
+            guard let time = column(given, []) else {
+                return .failure(ColumnProblem("no time column \"\(given)\": \(seen); name it with --time COL"))
+            }
+            found.time = time
+        }
+        for given in options.categoryColumns {
+            guard let category = column(given, []) else {
+                return .failure(
+                    ColumnProblem("no category column \"\(given)\": \(seen); name them with --categories COL[,COL...]"))
+            }
+            found.categories.append(category)
         }
         if let problem = duplicateProblem(in: names, options: options) { return .failure(problem) }
         return .success(found)
@@ -108,10 +127,12 @@ extension CSVPointParser {
             return try collector.reject(line: line, problem)
         }
         guard fields.count >= neededFields else {
-            let missing = [
+            var roles: [(Int, String)] = [
                 (columns.latitude, "latitude"), (columns.longitude, "longitude"), (columns.weight ?? -1, "weight"),
-                (columns.value ?? -1, "value"),
-            ].filter { $0.0 >= fields.count }.max { $0.0 < $1.0 }
+                (columns.value ?? -1, "value"), (columns.time ?? -1, "time"),
+            ]
+            roles += columns.categories.map { ($0, "category") }
+            let missing = roles.filter { $0.0 >= fields.count }.max { $0.0 < $1.0 }
             let name = missing.map { "the \($0.1) is field \($0.0 + 1) (\"\(columns.names[$0.0])\")" } ?? ""
             return try collector.reject(line: line, "has \(fields.count) fields, but \(name)")
         }
@@ -153,11 +174,31 @@ extension CSVPointParser {
             }
             collector.pendingValue = value
         }
+        if collector.filterColumns != nil, let problem = readFilterFields(into: &collector, line: line) {
+            return try collector.reject(line: line, problem)
+        }
         if hasMoreFieldsThanHeader(record) {
             if collector.longRows.count == 0 { collector.longRows = (0, line, headerFields) }
             collector.longRows.count += 1
         }
-        try collector.add(latitude: latitude, longitude: longitude, weight: weight)
+        try collector.add(latitude: latitude, longitude: longitude, weight: weight, line: line)
+    }
+
+    /// Reads the row's time and categories into the collector; why one is unusable, or `nil`.
+    mutating func readFilterFields(into collector: inout PointCollector, line: Int) -> String? {
+        if let column = columns.time {
+            let field = stripped(fields[column])
+            let bytes = UnsafeBufferPointer(start: input.storage + field.lowerBound, count: field.count)
+            if let problem = collector.readTime(bytes, line: line) { return problem }
+        }
+        for (c, column) in columns.categories.enumerated() {
+            let field = stripped(fields[column])
+            let bytes = UnsafeBufferPointer(start: input.storage + field.lowerBound, count: field.count)
+            var text = String(decoding: bytes, as: UTF8.self)
+            if text.contains("\"\"") { text = text.replacingOccurrences(of: "\"\"", with: "\"") }
+            if let problem = collector.readCategory(c, text) { return problem }
+        }
+        return nil
     }
 
     /// Why a field is not a number.

@@ -19,6 +19,7 @@ extension JSONRecordInterpreter {
             }
         }
         guard try readValue(in: properties, record: node, label: label, into: &collector) else { return }
+        guard try readFilterFields(in: properties, record: node, label: label, into: &collector) else { return }
         if let properties = tape.member(of: node, named: JSONKey.properties),
             tape.nodes[properties.index].kind == .object
         {

@@ -44,6 +44,7 @@ struct JSONRecordInterpreter {
             }
         case "Point"?, "MultiPoint"?, "GeometryCollection"?:
             guard try readValue(in: nil, record: node, label: label, into: &collector) else { return }
+            guard try readFilterFields(in: nil, record: node, label: label, into: &collector) else { return }
             try geometry(node, weight: (1, node), label: label, into: &collector)
         case let type?:
             try reject(
@@ -95,6 +96,7 @@ struct JSONRecordInterpreter {
             return try reject(node, label, "has no \"\(name)\" field", &collector)
         }
         guard try readValue(in: node, record: node, label: label, into: &collector) else { return }
+        guard try readFilterFields(in: node, record: node, label: label, into: &collector) else { return }
         try add(
             latitude: latitude, longitude: longitude, weight: weightField ?? (1, node), label: label,
             into: &collector)
@@ -116,7 +118,9 @@ struct JSONRecordInterpreter {
         if let problem = collector.totalWeightProblem(weight.value, text: tape.describe(weight.node)) {
             return try reject(weight.node, label, problem, &collector)
         }
-        try collector.add(latitude: latitude.value, longitude: longitude.value, weight: weight.value)
+        try collector.add(
+            latitude: latitude.value, longitude: longitude.value, weight: weight.value,
+            line: tape.nodes[latitude.node].line)
     }
 }
 

@@ -29,6 +29,8 @@ struct PointCollector {
     /// The CSV rows read with more fields than the header, the first one's line and the
     /// header's field count (see ``PointFileReport/longRowSummary``).
     var longRows = (count: 0, firstLine: 0, headerFields: 0)
+    /// The points' times and categories, when read (see PointCollector+Filters.swift).
+    var filterColumns: FilterColumnsState?
 
     init(path: String, skipInvalid: Bool) {
         self.path = path
@@ -68,9 +70,14 @@ struct PointCollector {
     /// The sum of the weights added, as the index keeps them.
     private(set) var storedWeightSum = 0.0
 
-    /// Adds a point already checked with the `…Problem` functions; a streaming read hands a
-    /// full chunk on, and throws what its sink throws.
-    mutating func add(latitude: Double, longitude: Double, weight: Double) throws(PointFileError) {
+    /// Adds a point already checked with the `…Problem` functions, with the time and
+    /// categories read for it (a column with too many distinct values throws, naming `line`);
+    /// a streaming read hands a full chunk on, and throws what its sink throws.
+    mutating func add(latitude: Double, longitude: Double, weight: Double, line: Int? = nil) throws(PointFileError) {
+        if filterColumns != nil, let problem = addFilterFields(latitude: latitude, longitude: longitude, weight: weight)
+        {
+            throw PointFileError(path: path, line: line, reason: problem)
+        }
         storedWeightSum += PointIndex.storedWeight(weight)
         if values != nil {
             // Checked by the reader as the builder checks them, so it cannot throw here.
@@ -126,6 +133,14 @@ struct PointCollector {
             report.longRowCount = longRows.count
             report.firstLongRowLine = longRows.firstLine
             report.headerFieldCount = longRows.headerFields
+        }
+        if var state = filterColumns {
+            report.timeRange = state.timeColumn == nil ? nil : state.range
+            report.categories = state.builder.dictionaries
+            filterColumns = nil
+            var file = PointFile(index: builder.build(), report: report)
+            file.filters = state.builder.build()
+            return file
         }
         if var values {
             do {

@@ -9,6 +9,9 @@ public struct PointFile: Sendable {
     /// The points with their values, when a value column was read
     /// (``PointReadOptions/valueColumn``); its density is ``index``.
     public var values: ValueIndex? = nil
+    /// The points with their times and categories, when time or category columns were read
+    /// (``PointReadOptions/readsFilterColumns``): the source of filtered tiles.
+    public var filters: FilterIndex? = nil
 
     /// Creates a points file's result.
     public init(index: PointIndex, report: PointFileReport) {
@@ -45,6 +48,10 @@ public enum PointFileReader {
             collector.points?.reserveCapacity(try input.estimatedLineCount())
         } else if options.valueColumn != nil {
             collector.values = ValueIndex.Builder(capacity: try input.estimatedLineCount())
+        } else if options.readsFilterColumns, collector.points == nil {
+            let capacity = try input.estimatedLineCount()
+            collector.builder = PointIndex.Builder(capacity: capacity)
+            collector.filterColumns = FilterColumnsState(options: options, capacity: capacity)
         } else if collector.points == nil, collector.builder.count == 0 {
             collector.builder = PointIndex.Builder(capacity: try input.estimatedLineCount())
         }

@@ -31,6 +31,12 @@ public struct PointFileReport: Sendable, Hashable {
     public var firstLongRowLine: Int? = nil
     /// The header's number of fields, when a row has more, or `nil`.
     public var headerFieldCount: Int? = nil
+    /// The first and last second of the points' times, when a time column was read
+    /// (``PointReadOptions/timeColumn``).
+    public var timeRange: ClosedRange<Int64>? = nil
+    /// Each category column's values with their counts, when read
+    /// (``PointReadOptions/categoryColumns``).
+    public var categories: [CategoryDictionary] = []
 
     /// One line for people: `12 rows skipped (lines 4, 9, …)`, or `nil` when none were.
     public var skipSummary: String? {

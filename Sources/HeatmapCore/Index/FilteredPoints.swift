@@ -1,0 +1,51 @@
+/// The points a ``PointFilter`` keeps of a ``FilterIndex``: a ``WeightSource`` whose pixels
+/// and cells are the sums of its parts' (the slabs kept, whole or masked), so that the one
+/// gather, convolution and M(z) search draw the filtered set exactly.
+public struct FilteredPoints: Sendable {
+    /// The indexes whose points are kept (their weights masked where the filter cuts them).
+    let parts: [PointIndex]
+
+    /// Whether the filter keeps no point of positive weight: a tile of it is empty.
+    public var isEmpty: Bool { parts.allSatisfy { $0.count == 0 || $0.totalWeight == 0 } }
+
+    /// The sum of the weights kept.
+    public var totalWeight: Double { parts.reduce(0) { $0 + $1.totalWeight } }
+
+    /// The memory the masked copies hold, in bytes (the slabs kept whole are shared).
+    public var byteCount: Int { parts.reduce(0) { $0 + $1.byteCount } }
+
+    /// These points and `other`'s drawn as one (the filtered points of a file and of the live
+    /// points added to it).
+    public func merged(with other: FilteredPoints) -> FilteredPoints { FilteredPoints(parts: parts + other.parts) }
+}
+
+extension FilteredPoints: WeightSource {
+    /// In memory: never fails.
+    public typealias Failure = Never
+
+    /// Each part's pixels of `query`, added.
+    public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
+        for part in parts { part.addWeights(of: query, into: &sink) }
+    }
+}
+
+extension FilteredPoints: CellSource {
+    /// Each part's cells, merged in Morton order (a cell in several parts once, its weights
+    /// added and rounded up), then thinned to the query's minimum and limit.
+    package func occupiedCells(_ query: CellQuery) -> OccupiedCells {
+        var whole = query
+        whole.minimum = 0
+        whole.limit = nil
+        var merged = OccupiedCells(isMortonOrdered: true)
+        for part in parts { merged = merged.merged(with: part.occupiedCells(whole)) }
+        return merged.kept(minimum: query.minimum, limit: query.limit)
+    }
+
+    /// A pass over each part's keys a question.
+    package var cellCosts: CellCosts { CellCosts() }
+
+    /// M(z) of the points kept, exact: the one search (see ``WeightSource/maximumIntensity(space:kernel:)``).
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
+        MaximumSearch.run(over: self, space: space, kernel: kernel).value
+    }
+}
