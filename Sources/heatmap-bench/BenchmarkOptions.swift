@@ -40,7 +40,7 @@ struct BenchmarkOptions {
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "bytes", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
         "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "live-serve", "uncached",
-        "postgres-maximum", "postgres-where",
+        "postgres-maximum", "postgres-where", "filters",
     ]
 
     init() {}

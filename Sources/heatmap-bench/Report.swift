@@ -68,6 +68,8 @@ struct Report: Codable {
     var render: [RenderMeasurement] = []
     var postgres: PostgresMeasurement?
     var mean: [MeanMeasurement] = []
+    /// Time windows and categories (FilterBenchmark.swift).
+    var filters: FilterReport?
     var percentile: [PercentileMeasurement] = []
     var live: LiveMeasurement?
     var liveServe: LiveServeMeasurement?

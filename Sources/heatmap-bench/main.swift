@@ -14,7 +14,7 @@ let usage = """
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         bytes, stacked, normalization, throughput, encoders, render, postgres,
                         postgres-sharded, postgres-render, mean, percentile, live, live-serve, uncached,
-                        postgres-maximum, postgres-where
+                        postgres-maximum, postgres-where, filters
                         (the index is always built)
       --uncached-tiles  for uncached: tiles Z/X/Y[@2x], comma-separated (default: the dense and
                         sparse tiles of zoom 16 and the dense one of zoom 10 at 512 px, and 0/0/0@2x)
@@ -189,6 +189,13 @@ for t in chosen where t.scale == 2 && options.sections.contains("scaling") {
             format: "scaling %@ %@ %@ ratio %.2f", name.padding(toLength: 14, withPad: " ", startingAt: 0),
             t.kind.padding(toLength: 6, withPad: " ", startingAt: 0), describe(measured), largest / max(1e-6, smallest))
     )
+}
+
+// Time windows of an hour, a day, a month and the year over the points (FilterBenchmark.swift).
+if options.sections.contains("filters") {
+    report.filters = try FilterBenchmark.run(
+        data: mainData, index: mainIndex, bench: bench, zooms: options.zooms, seed: options.seed,
+        repetitions: options.repetitions, log: log)
 }
 
 // The mean of a value against the sum, on the same dense tiles (MeanBenchmark.swift).

@@ -23,7 +23,7 @@ import Testing
         var times: [Int64] = []
         return (0..<count).map { i in
             let centre = centres[Int.random(in: 0..<centres.count, using: &random)]
-            let spread = [0.001, 0.05, 2.0][Int.random(in: 0..<3, using: &random)]
+            let spread = [0.0005, 0.003, 1.0][Int.random(in: 0..<3, using: &random)]
             let latitude = centre.0 + Double.random(in: -spread...spread, using: &random)
             let longitude = centre.1 + Double.random(in: -spread...spread, using: &random)
             let time =
@@ -115,6 +115,7 @@ import Testing
         let samples = Self.samples(count: 1200, seed: 28)
         let index = try Self.index(samples, slabSize: 97)
         #expect(index.slabCount > 8)
+        #expect(!index.coarseNodes.isEmpty)
         for (window, categories) in try Self.filters(samples) {
             let filter = try PointFilter(window: window, categories: categories, dictionaries: index.dictionaries)
             try Self.expectExact(
@@ -146,8 +147,10 @@ import Testing
         let space = try PixelSpace(zoom: zoom, scale: 1)
         let kernel = GaussianKernel(radius: 20)
         let all = index.filtered(by: .all)
-        #expect(
-            all.maximumIntensity(space: space, kernel: kernel) == plain.maximumIntensity(space: space, kernel: kernel))
+        let filtered = Double(all.maximumIntensity(space: space, kernel: kernel))
+        let unfiltered = Double(plain.maximumIntensity(space: space, kernel: kernel))
+        // Coarse nodes sum a cell's weights once, in another order: float rounding apart.
+        #expect(abs(filtered - unfiltered) <= 1e-6 * unfiltered, "\(filtered) ≠ \(unfiltered)")
         #expect(all.parts.count == index.slabCount)
     }
 

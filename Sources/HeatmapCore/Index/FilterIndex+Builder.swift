@@ -83,19 +83,25 @@ extension FilterIndex {
             let byTime = RadixSort.order(of: times.map { UInt64(bitPattern: $0) ^ (1 << 63) })
             var slabs: [PointIndex] = []
             var slabTimes: [ClosedRange<Int64>] = []
-            var slabSeconds: [[Int64]] = []
+            var slabSeconds: [[UInt32]] = []
             var slabCodes: [[[UInt16]]] = []
             var start = 0
             while start < n {
                 var end = min(n, start + size)
                 while end < n, times[Int(byTime[end])] == times[Int(byTime[end - 1])] { end += 1 }
+                // A slab's seconds are kept as 32-bit offsets from its first.
+                let first = times[Int(byTime[start])]
+                if times[Int(byTime[end - 1])] - first > Int64(UInt32.max) {
+                    end = start + 1
+                    while end < n, times[Int(byTime[end])] - first <= Int64(UInt32.max) { end += 1 }
+                }
                 let members = byTime[start..<end]
                 let order = RadixSort.order(of: members.map { keys[Int($0)] })
                 let points = order.map { members[members.startIndex + Int($0)] }
                 slabs.append(
                     PointIndex(sortedKeys: points.map { keys[Int($0)] }, weights: points.map { weights[Int($0)] }))
                 slabTimes.append(times[Int(byTime[start])]...times[Int(byTime[end - 1])])
-                slabSeconds.append(points.map { times[Int($0)] })
+                slabSeconds.append(points.map { UInt32(times[Int($0)] - first) })
                 slabCodes.append(codes.map { column in points.map { column[Int($0)] } })
                 start = end
             }

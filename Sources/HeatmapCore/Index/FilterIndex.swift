@@ -14,18 +14,33 @@
 /// docs/design/filters.md for the costs.
 ///
 /// Memory: the slabs' indexes (20 bytes a point and their summaries, as one index of the
-/// points), 8 bytes a point for the seconds and 2 a category column.
+/// points), 4 bytes a point for the seconds, 2 a category column, and the coarse nodes of a
+/// tree over the slabs (at most 5 bytes a point; see `FilterIndex+Coarse.swift`).
 public struct FilterIndex: Sendable {
     /// The slabs, in time order.
     let slabs: [PointIndex]
     /// The first and last second of each slab's points.
     let slabTimes: [ClosedRange<Int64>]
-    /// Each slab's points' seconds, in the slab's key order.
-    let times: [[Int64]]
+    /// Each slab's points' seconds after the slab's first, in the slab's key order.
+    let times: [[UInt32]]
     /// Each slab's points' codes, per category column, in the slab's key order.
     let codes: [[[UInt16]]]
     /// The category columns' dictionaries, in the order the codes use.
     public let dictionaries: [CategoryDictionary]
+    /// Inner nodes of a tree over the slabs with their points quantised to coarse cells.
+    let coarseNodes: [CoarseNode]
+
+    init(
+        slabs: [PointIndex], slabTimes: [ClosedRange<Int64>], times: [[UInt32]], codes: [[[UInt16]]],
+        dictionaries: [CategoryDictionary]
+    ) {
+        self.slabs = slabs
+        self.slabTimes = slabTimes
+        self.times = times
+        self.codes = codes
+        self.dictionaries = dictionaries
+        coarseNodes = Self.coarseNodes(of: slabs)
+    }
 
     /// The number of points.
     public var count: Int { slabs.reduce(0) { $0 + $1.count } }
@@ -42,7 +57,8 @@ public struct FilterIndex: Sendable {
     /// The memory the index holds, in bytes: the slabs' indexes, the seconds and the codes
     /// (the dictionaries' text not counted).
     public var byteCount: Int {
-        slabs.reduce(0) { $0 + $1.byteCount } + times.reduce(0) { $0 + $1.count * 8 }
+        slabs.reduce(0) { $0 + $1.byteCount } + times.reduce(0) { $0 + $1.count * 4 }
+            + coarseNodes.reduce(0) { $0 + $1.index.byteCount }
             + codes.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count * 2 } } + slabTimes.count * 16
     }
 
@@ -52,18 +68,25 @@ public struct FilterIndex: Sendable {
     ///   filter selects categories) to copy their indexes with weights masked; nothing for
     ///   the slabs the window covers whole.
     public func filtered(by filter: PointFilter) -> FilteredPoints {
-        var parts: [PointIndex] = []
+        var masked: [PointIndex] = []
+        var covered: [Int] = []
         let selectsCategories = filter.masks.contains { $0 != nil }
         for s in slabs.indices {
             let span = slabTimes[s]
             if filter.window.misses(span.lowerBound, span.upperBound) { continue }
             if !selectsCategories && filter.window.covers(span.lowerBound, span.upperBound) {
-                parts.append(slabs[s])
-                continue
+                covered.append(s)
+            } else if let part = self.masked(slab: s, filter: filter) {
+                masked.append(part)
             }
-            if let part = masked(slab: s, filter: filter) { parts.append(part) }
         }
-        return FilteredPoints(parts: parts)
+        let parts = masked + covered.map { slabs[$0] }
+        // The slabs covered whole are consecutive: a window's slabs are.
+        guard let first = covered.first, let last = covered.last else { return FilteredPoints(parts: parts) }
+        let coarse = Set(coarseNodes.map(\.level)).sorted(by: >).map { level in
+            (level, masked + coarseParts(covering: first..<(last + 1), level: level))
+        }
+        return FilteredPoints(parts: parts, coarse: coarse)
     }
 
     /// Slab `s` with the weights of the points `filter` leaves out set to 0, or `nil` when it
@@ -73,10 +96,11 @@ public struct FilterIndex: Sendable {
         var weights = slab.weights
         var kept = false
         let window = filter.window
+        let base = slabTimes[s].lowerBound
         times[s].withUnsafeBufferPointer { seconds in
             weights.withUnsafeMutableBufferPointer { weights in
                 for i in 0..<weights.count {
-                    var keep = window.contains(seconds[i])
+                    var keep = window.contains(base + Int64(seconds[i]))
                     if keep {
                         for (c, mask) in filter.masks.enumerated() {
                             if let mask, !mask[Int(codes[s][c][i])] {

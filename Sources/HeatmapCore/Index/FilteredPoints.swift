@@ -4,6 +4,22 @@
 public struct FilteredPoints: Sendable {
     /// The indexes whose points are kept (their weights masked where the filter cuts them).
     let parts: [PointIndex]
+    /// The same points for pixels of a coarse level or coarser, coarsest level first: the
+    /// masked slabs, and coarse nodes (see `FilterIndex+Coarse.swift`) in place of runs of
+    /// slabs covered whole.
+    let coarse: [(level: Int, parts: [PointIndex])]
+
+    init(parts: [PointIndex], coarse: [(level: Int, parts: [PointIndex])] = []) {
+        self.parts = parts
+        self.coarse = coarse
+    }
+
+    /// The parts to read for pixels or cells of `level` (2^level units): the coarsest
+    /// quantisation no coarser than them, else the slabs.
+    func parts(level: Int?) -> [PointIndex] {
+        guard let level else { return parts }
+        return coarse.first { $0.level <= level }?.parts ?? parts
+    }
 
     /// Whether the filter keeps no point of positive weight: a tile of it is empty.
     public var isEmpty: Bool { parts.allSatisfy { $0.count == 0 || $0.totalWeight == 0 } }
@@ -16,7 +32,12 @@ public struct FilteredPoints: Sendable {
 
     /// These points and `other`'s drawn as one (the filtered points of a file and of the live
     /// points added to it).
-    public func merged(with other: FilteredPoints) -> FilteredPoints { FilteredPoints(parts: parts + other.parts) }
+    public func merged(with other: FilteredPoints) -> FilteredPoints {
+        let levels = Set(coarse.map(\.level) + other.coarse.map(\.level)).sorted(by: >)
+        return FilteredPoints(
+            parts: parts + other.parts,
+            coarse: levels.map { ($0, parts(level: $0) + other.parts(level: $0)) })
+    }
 }
 
 extension FilteredPoints: WeightSource {
@@ -25,7 +46,7 @@ extension FilteredPoints: WeightSource {
 
     /// Each part's pixels of `query`, added.
     public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
-        for part in parts { part.addWeights(of: query, into: &sink) }
+        for part in parts(level: query.space.pixelLevel) { part.addWeights(of: query, into: &sink) }
     }
 }
 
@@ -37,7 +58,7 @@ extension FilteredPoints: CellSource {
         whole.minimum = 0
         whole.limit = nil
         var merged = OccupiedCells(isMortonOrdered: true)
-        for part in parts { merged = merged.merged(with: part.occupiedCells(whole)) }
+        for part in parts(level: query.level) { merged = merged.merged(with: part.occupiedCells(whole)) }
         return merged.kept(minimum: query.minimum, limit: query.limit)
     }
 

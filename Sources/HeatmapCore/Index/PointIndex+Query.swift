@@ -87,7 +87,8 @@ private struct Walker {
     }
 
     func descend<Sink: CellSink>(x: UInt64, y: UInt64, level: Int, lo: Int, hi: Int, into sink: inout Sink) {
-        if lo == hi { return }
+        // No points, or only points of weight 0 (a filter's masked slab): nothing to add.
+        if lo == hi || prefix[hi] == prefix[lo] { return }
         let space = query.space
         let last = (UInt64(1) << UInt64(level)) - 1
         let px0 = space.pixel(ofUnit: x)
