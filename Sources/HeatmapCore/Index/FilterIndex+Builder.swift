@@ -50,8 +50,7 @@ extension FilterIndex {
             guard TimeParser.range.contains(time) else {
                 throw .invalidPoint(index: count, reason: "time \(time) is outside years 0000...9999")
             }
-            var check = PointIndex.Builder()
-            try check.append(latitude: latitude, longitude: longitude, intensity: intensity)
+            try PointIndex.Builder.check(latitude: latitude, longitude: longitude, intensity: intensity, index: count)
             let total = totalWeight + PointIndex.storedWeight(intensity)
             guard total <= PointIndex.maximumTotalWeight else {
                 throw .invalidPoint(index: count, reason: PointIndex.totalWeightReason("intensity \(intensity)"))

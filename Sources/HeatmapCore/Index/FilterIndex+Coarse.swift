@@ -13,56 +13,64 @@ struct CoarseNode: Sendable {
 }
 
 extension FilterIndex {
-    /// The levels of the coarse nodes, coarsest first: pixels up to zoom 8 (16), then up to 12 (12).
-    static let coarseLevels = [16, 12]
+    /// The levels of the coarse nodes, coarsest first: a node of level L serves pixels up to
+    /// zoom 24 − L at scale 1 (zooms 4, 6, 8, 10 and 12).
+    static let coarseLevels = [20, 18, 16, 14, 12]
 
     /// The coarse nodes of a tree over `slabs`, coarsest level and largest nodes first, while
     /// they stay within a budget of a quarter as many entries as points (5 bytes a point) and
     /// each holds at most half as many entries as its points.
     ///
-    /// - Complexity: O(n log s) for n points in s slabs: each level of the tree merges its
-    ///   children's cells.
+    /// - Complexity: O(n) for the slabs' cells at the finest level, then O(c log s) a level for
+    ///   c cells in s slabs: each level of the tree merges its children's cells.
     static func coarseNodes(of slabs: [PointIndex]) -> [CoarseNode] {
         let points = slabs.reduce(0) { $0 + $1.count }
         guard slabs.count > 1 else { return [] }
         var budget = points / 4
         var nodes: [CoarseNode] = []
-        for level in coarseLevels {
+        // Each slab's cells at a level, from its keys for the finest level and from the next
+        // finer level's cells for the others.
+        func quantised(_ keys: [UInt64], _ weights: [Double], level: Int) -> (keys: [UInt64], weights: [Double]) {
             let shift = UInt64(2 * level)
-            // The cells of each slab, then of each inner node bottom up.
-            func cells(_ index: PointIndex) -> (keys: [UInt64], weights: [Double]) {
-                var keys: [UInt64] = []
-                var weights: [Double] = []
-                for i in 0..<index.count {
-                    let cell = (index.keys[i] >> shift) << shift
-                    if keys.last == cell {
-                        weights[weights.count - 1] += Double(index.weights[i])
-                    } else {
-                        keys.append(cell)
-                        weights.append(Double(index.weights[i]))
-                    }
+            var cells: [UInt64] = []
+            var sums: [Double] = []
+            for i in keys.indices {
+                let cell = (keys[i] >> shift) << shift
+                if cells.last == cell {
+                    sums[sums.count - 1] += weights[i]
+                } else {
+                    cells.append(cell)
+                    sums.append(weights[i])
                 }
-                return (keys, weights)
             }
-            var found: [(range: Range<Int>, keys: [UInt64], weights: [Double], points: Int)] = []
+            return (cells, sums)
+        }
+        var leaves: [(keys: [UInt64], weights: [Double])] = slabs.map { slab in
+            quantised(slab.keys, slab.weights.map(Double.init), level: coarseLevels.last ?? 12)
+        }
+        var found: [(slabs: Range<Int>, level: Int, keys: [UInt64], weights: [Double])] = []
+        for level in coarseLevels.reversed() {
+            leaves = leaves.map { quantised($0.keys, $0.weights, level: level) }
+            var inner: [(range: Range<Int>, keys: [UInt64], weights: [Double], points: Int)] = []
             func build(_ range: Range<Int>) -> (keys: [UInt64], weights: [Double]) {
-                if range.count == 1 { return cells(slabs[range.lowerBound]) }
+                if range.count == 1 { return leaves[range.lowerBound] }
                 let middle = (range.lowerBound + range.upperBound + 1) / 2
                 let merged = merge(build(range.lowerBound..<middle), build(middle..<range.upperBound))
                 let count = slabs[range].reduce(0) { $0 + $1.count }
-                found.append((range, merged.keys, merged.weights, count))
+                if merged.keys.count <= count / 2 { inner.append((range, merged.keys, merged.weights, count)) }
                 return merged
             }
             _ = build(0..<slabs.count)
-            // Largest nodes first: the root serves the longest windows.
-            for node in found.sorted(by: { $0.range.count > $1.range.count }) {
-                guard node.keys.count <= node.points / 2, node.keys.count <= budget else { continue }
-                budget -= node.keys.count
-                nodes.append(
-                    CoarseNode(
-                        slabs: node.range, level: level,
-                        index: PointIndex(sortedKeys: node.keys, weights: node.weights.map { Float($0) })))
-            }
+            found += inner.map { (slabs: $0.range, level: level, keys: $0.keys, weights: $0.weights) }
+        }
+        // Coarsest first, then the largest nodes: the root serves the longest windows.
+        for node in found.sorted(by: { ($0.level, $0.slabs.count) > ($1.level, $1.slabs.count) }) {
+            guard node.keys.count <= budget else { continue }
+            budget -= node.keys.count
+            nodes.append(
+                CoarseNode(
+                    slabs: node.slabs, level: node.level,
+                    index: PointIndex(sortedKeys: node.keys, weights: node.weights.map { Float($0) })))
         }
         return nodes
     }

@@ -30,15 +30,7 @@ extension PointIndex {
         ///   intensity that is not finite and at least 0 or too large for 32-bit floats, or one
         ///   that would bring the sum of the weights above ``PointIndex/maximumTotalWeight``.
         public mutating func append(latitude: Double, longitude: Double, intensity: Double = 1) throws(HeatmapError) {
-            guard latitude.isFinite, (-90...90).contains(latitude) else {
-                throw .invalidPoint(index: count, reason: "latitude \(latitude) is outside -90...90")
-            }
-            guard longitude.isFinite else {
-                throw .invalidPoint(index: count, reason: "longitude \(longitude) is not a finite number")
-            }
-            guard intensity.isFinite, intensity >= 0, intensity <= Double(Float.greatestFiniteMagnitude) else {
-                throw .invalidPoint(index: count, reason: "intensity \(intensity) is not a finite number ≥ 0")
-            }
+            try Self.check(latitude: latitude, longitude: longitude, intensity: intensity, index: count)
             let total = totalWeight + PointIndex.storedWeight(intensity)
             guard total <= PointIndex.maximumTotalWeight else {
                 throw .invalidPoint(index: count, reason: PointIndex.totalWeightReason("intensity \(intensity)"))
@@ -53,6 +45,20 @@ extension PointIndex {
                 Morton.key(x: WebMercator.unitX(longitude: longitude), y: WebMercator.unitY(latitude: latitude)))
             weights.append(Float(intensity))
             totalWeight = total
+        }
+
+        /// Throws what ``append(latitude:longitude:intensity:)`` throws for the point's own values
+        /// (not for the sum of the weights), naming it point `index`.
+        static func check(latitude: Double, longitude: Double, intensity: Double, index: Int) throws(HeatmapError) {
+            guard latitude.isFinite, (-90...90).contains(latitude) else {
+                throw .invalidPoint(index: index, reason: "latitude \(latitude) is outside -90...90")
+            }
+            guard longitude.isFinite else {
+                throw .invalidPoint(index: index, reason: "longitude \(longitude) is not a finite number")
+            }
+            guard intensity.isFinite, intensity >= 0, intensity <= Double(Float.greatestFiniteMagnitude) else {
+                throw .invalidPoint(index: index, reason: "intensity \(intensity) is not a finite number ≥ 0")
+            }
         }
 
         /// Adds a weighted point; see ``append(latitude:longitude:intensity:)``.
