@@ -40,9 +40,9 @@ struct ImageCommand {
         let list = try ArgumentList(
             arguments,
             valued: DataArguments.valued.union([
-                "center", "zoom", "size", "scale", "base", "base-tile-size", "radius", "opacity", "max-intensity",
+                "center", "zoom", "size", "scale", "base", "base-tile-size",
                 "output",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued), flags: DataArguments.flags)
+            ]).union(SettingArguments.valued), flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -64,7 +64,7 @@ struct ImageCommand {
             throw .usage(error.description)
         }
         settings = HeatmapSettings()
-        try DrawingArguments.apply(list, to: &settings)
+        try SettingArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {

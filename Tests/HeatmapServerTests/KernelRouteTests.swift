@@ -119,9 +119,8 @@ extension KernelRouteTests {
     func pageControl() throws {
         let servers = try Servers()
         defer { servers.stop() }
-        let page = try servers.client().get("/").text
-        #expect(page.contains("id=\"radius-meters\""))
-        #expect(page.contains("\"&radius-meters=\""))
+        let catalog = try servers.client().get("/catalog").text
+        #expect(catalog.contains(#"{"kind":"number","min":0,"name":"radius-meters","placeholder":"off","step":100}"#))
     }
 }
 

@@ -1,15 +1,15 @@
 import HeatmapKit
 
-/// A layer the server hosts as it is: any ``TileLayer`` (a ``URLTileLayer``, a ``TileStack``,
-/// your own ``SyncTileLayer`` or ``AsyncTileLayer``), on the same routes, cache, ETags and
-/// metrics as the heatmaps. Its tiles are asked for with `await layer.tile(_:)`; "no tile" is
-/// 204, "not available yet" 503 with `Retry-After`.
+/// A layer the server hosts as it is: any ``TileLayer`` (a ``URLTileLayer``, your own
+/// ``SyncTileLayer`` or ``AsyncTileLayer``) under a name of the server's, on the same routes,
+/// cache, ETags and metrics as the heatmaps. Its tiles are asked for with `await
+/// layer.tile(_:)`; "no tile" is 204, "not available yet" 503 with `Retry-After`.
 ///
 /// ```swift
-/// let odd = HostedLayer(name: "odd", layer: TestTileLayer(australia: png))
-/// let service = try TileService(layers: [], hosted: [odd])  // /odd/{z}/{x}/{y}.png
+/// let odd = try HostedLayer(name: "odd", layer: TestTileLayer(australia: png))
+/// let service = try TileService(serving: [odd])  // /odd/{z}/{x}/{y}.png
 /// ```
-public struct HostedLayer: Sendable {
+public struct HostedLayer: TileLayer, TileJSONLayer {
     /// The name in URLs.
     public let name: String
     /// The layer answering the tiles.
@@ -28,6 +28,36 @@ public struct HostedLayer: Sendable {
         self.name = name
         self.layer = layer
         self.description = description
+    }
+
+    /// The hosted layer's.
+    public var tileSize: Int { layer.tileSize }
+    /// The hosted layer's.
+    public var zIndex: Int { layer.zIndex }
+    /// The hosted layer's.
+    public var opacity: Double { layer.opacity }
+    /// The hosted layer's.
+    public var imagesIncludeOpacity: Bool { layer.imagesIncludeOpacity }
+    /// The hosted layer's.
+    public var cacheGeneration: Int { layer.cacheGeneration }
+    /// The hosted layer's.
+    public func imageSize(scale: Int) -> Int { layer.imageSize(scale: scale) }
+    /// The hosted layer's tile.
+    public func tileFor(_ tile: TileRequest) throws -> TileResult { try layer.tileFor(tile) }
+    /// The hosted layer's tile.
+    public func tile(_ tile: TileRequest) async throws -> TileResult { try await layer.tile(tile) }
+    /// Clears the hosted layer's cache.
+    public func clearTileCache() { layer.clearTileCache() }
+
+    /// Every zoom offered, the whole world, with its description.
+    func tileJSON(base: String, settings: SettingOverrides, scale: Int, options: ServerOptions)
+        throws(TileService.LookupFailure) -> TileJSON
+    {
+        TileJSON(
+            tilejson: "3.0.0", name: name, description: description, attribution: options.attribution,
+            scheme: "xyz", tiles: ["\(base)/\(name)/{z}/{x}/{y}.png"], tileSize: tileSize,
+            minzoom: options.minZoom, maxzoom: options.maxZoom, bounds: [-180, -85.0511, 180, 85.0511],
+            center: [0, 0, 1], points: 0, radius: 0, opacity: opacity)
     }
 }
 

@@ -1,8 +1,10 @@
 import HeatmapKit
 import Synchronization
 
-/// A named layer the server serves: its source file, its settings and the current data,
-/// swapped atomically on reload.
+/// A heatmap the server serves, as a ``TileLayer`` like any other: its source file, its
+/// settings and the current data (swapped atomically on reload, changed by live points), with
+/// its tiles in the server's cache and their invalidation (see ServedLayer+Invalidation.swift),
+/// the same on its own route and inside any stack.
 public final class ServedLayer: Sendable {
     /// The name in URLs: letters, digits, `-`, `_` and `.` only.
     public let name: String
@@ -11,13 +13,13 @@ public final class ServedLayer: Sendable {
     /// The layer's own settings; query parameters override them per request.
     public let settings: HeatmapSettings
     /// Draws tiles for every settings (the server caches the results, so the layer does not).
-    let layer: HeatmapTileLayer
+    package let heatmap: HeatmapTileLayer
     let state: Mutex<(generation: Int, data: LayerData)>
     /// The server caches holding its tiles, where every change of its data drops those it reaches.
     let caches = LayerCaches()
     /// What the server's cache keys hold: advanced by reloads only, as live changes drop just
     /// the tiles they reach (see ServedLayer+Invalidation.swift).
-    let epoch = Atomic<Int>(0)
+    let epochs = Atomic<Int>(0)
     /// Advanced with the generation: the event loops' kept tile answers stand while it holds
     /// (see TileService+Reuse.swift).
     let answers = ResponseVersion()
@@ -41,15 +43,15 @@ public final class ServedLayer: Sendable {
         self.source = source
         self.settings = settings
         if let source = data.source, let mean = data.sourceValues {
-            layer = HeatmapTileLayer(
+            heatmap = HeatmapTileLayer(
                 source: source, shiftedValues: mean.shiftedValues, values: mean.values, settings: settings,
                 cacheBytes: 0)
         } else if let source = data.source {
-            layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
+            heatmap = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
         } else if let values = data.values {
-            layer = HeatmapTileLayer(values: values, settings: settings, cacheBytes: 0)
+            heatmap = HeatmapTileLayer(values: values, settings: settings, cacheBytes: 0)
         } else {
-            layer = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
+            heatmap = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
         }
         state = Mutex((0, data))
     }
@@ -70,16 +72,16 @@ public final class ServedLayer: Sendable {
     public func replace(with data: LayerData) {
         state.withLock { state in
             if let source = data.source, let mean = data.sourceValues {
-                layer.replaceSource(with: source, shiftedValues: mean.shiftedValues, values: mean.values)
+                heatmap.replaceSource(with: source, shiftedValues: mean.shiftedValues, values: mean.values)
             } else if let source = data.source {
-                layer.replaceSource(with: source)
+                heatmap.replaceSource(with: source)
             } else if let values = data.values {
-                layer.replaceData(withValues: values)
+                heatmap.replaceData(withValues: values)
             } else {
-                layer.replaceData(with: data.index)
+                heatmap.replaceData(with: data.index)
             }
             state = (state.generation + 1, data)
-            epoch.add(1, ordering: .relaxed)
+            epochs.add(1, ordering: .relaxed)
             answers.advance()
         }
     }

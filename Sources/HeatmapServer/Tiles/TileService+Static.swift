@@ -24,8 +24,8 @@ extension TileService {
             return finish(.text(.badRequest, error.description), route: route)
         }
         let layer: any TileLayer
-        switch tileLayer(named: name) {
-        case .success(let found): layer = found
+        switch registry.entry(named: name) {
+        case .success(let found): layer = found.layer
         case .failure(let failure): return finish(.text(failure.status, failure.message), route: route)
         }
         return .deferred { [self] completion in

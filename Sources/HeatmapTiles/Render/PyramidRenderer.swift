@@ -4,14 +4,14 @@ import Synchronization
 
 /// Renders every tile of a ``PyramidWalk`` on `jobs` threads into a ``TileSink``.
 ///
-/// The render threads take tiles from the walk and draw them through one
-/// ``HeatmapTileLayer`` (so M(z) is computed once a zoom and the bytes equal `tileFor`'s); the
+/// The render threads take tiles from the walk and ask one ``TileLayer`` for them (a heatmap
+/// computes M(z) once a zoom; a stack composites its layers; the bytes equal `tileFor`'s); the
 /// calling thread is the writer. Between them a ``TileQueue`` of at most ``queueCapacity(jobs:)``
 /// encoded tiles bounds memory: rendering waits only when the disk falls that far behind.
 /// The writer makes the sink's tiles durable at least once a second (``TileSink/checkpoint()``).
 public struct PyramidRenderer: Sendable {
     /// The layer that draws the tiles (its own cache is not needed: use `cacheBytes: 0`).
-    public var layer: HeatmapTileLayer
+    public var layer: any TileLayer
     /// The tiles.
     public var walk: PyramidWalk
     /// Pixels per point.
@@ -20,7 +20,7 @@ public struct PyramidRenderer: Sendable {
     public var jobs: Int
 
     /// Creates a renderer.
-    public init(layer: HeatmapTileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
+    public init(layer: any TileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
         self.layer = layer
         self.walk = walk
         self.scale = scale
@@ -117,7 +117,7 @@ public struct PyramidRenderer: Sendable {
     }
 
     private static func work(
-        layer: HeatmapTileLayer, walk: SharedWalk, scale: Int, stored: Set<TileCoordinate>,
+        layer: any TileLayer, walk: SharedWalk, scale: Int, stored: Set<TileCoordinate>,
         queue: TileQueue<Item>, progress: RenderProgress
     ) {
         defer { queue.push(.finished) }
@@ -131,12 +131,16 @@ public struct PyramidRenderer: Sendable {
                 continue
             }
             do {
-                switch try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: scale) {
+                switch try layer.tileFor(TileRequest(x: tile.x, y: tile.y, zoom: tile.zoom, scale: scale)) {
                 case .image(let png): queue.push(.tile(tile, png))
-                case .noTile, .notAvailableYet: progress.empty.add(1, ordering: .relaxed)
+                case .noTile: progress.empty.add(1, ordering: .relaxed)
+                case .notAvailableYet:
+                    // Never stored as empty: a tile an upstream did not give is not known to be empty.
+                    queue.push(.failed("tile \(tile): layer \(layer.name) has it not available yet (its upstream?)"))
+                    return
                 }
             } catch {
-                queue.push(.failed("tile \(tile): \(error.description)"))
+                queue.push(.failed("tile \(tile): \(error)"))
                 return
             }
         }
