@@ -14,9 +14,6 @@ enum KernelArguments {
 extension DataArguments {
     /// The layer of a file read: with its values when a value column was read.
     static func layer(_ file: PointFile, settings: HeatmapSettings, cacheBytes: Int = 64 << 20) -> HeatmapTileLayer {
-        if let values = file.values {
-            return HeatmapTileLayer(values: values, settings: settings, cacheBytes: cacheBytes)
-        }
-        return HeatmapTileLayer(index: file.index, settings: settings, cacheBytes: cacheBytes)
+        HeatmapTileLayer(file: file, settings: settings, cacheBytes: cacheBytes)
     }
 }

@@ -19,10 +19,10 @@ public enum ColorScale: String, Sendable, Hashable, CaseIterable {
     case log
 
     /// k of the ``log`` scale.
-    public static let logSteepness = 1000.0
+    package static let logSteepness = 1000.0
 
     /// f(t) for t in 0...1.
-    public func curve(_ t: Double) -> Double {
+    package func curve(_ t: Double) -> Double {
         switch self {
         case .linear: return t
         case .sqrt: return t.squareRoot()
@@ -31,7 +31,7 @@ public enum ColorScale: String, Sendable, Hashable, CaseIterable {
     }
 
     /// f⁻¹(u) for u in 0...1: the share of the maximum at which the ramp reaches u; 1 at u = 1.
-    public func inverse(_ u: Double) -> Double {
+    package func inverse(_ u: Double) -> Double {
         if u >= 1 { return 1 }
         switch self {
         case .linear: return u
@@ -41,7 +41,7 @@ public enum ColorScale: String, Sendable, Hashable, CaseIterable {
     }
 
     /// τₑ for e = 0...count − 1: where each entry of a colour map of `count` entries starts.
-    public func thresholds(count: Int) -> [Double] {
+    package func thresholds(count: Int) -> [Double] {
         let last = Double(max(1, count - 1))
         return (0..<count).map { inverse(Double($0) / last) }
     }

@@ -9,7 +9,7 @@
 /// mean = lowest + numerator / density.
 public struct ValueIndex: Sendable {
     /// The points with their weights: the density Σ wᵢ·K, and M(z) if wanted.
-    public let density: PointIndex
+    package let density: PointIndex
     /// The points with weights wᵢ·(vᵢ − lowest), on the density's keys.
     let shiftedValues: PointIndex
     /// The smallest value of a point of positive weight (0 without one).
@@ -42,7 +42,7 @@ public struct ValueIndex: Sendable {
     }
 
     /// The memory the two channels hold, in bytes (their keys counted once).
-    public var byteCount: Int { density.byteCount + shiftedValues.byteCount - density.count * 8 }
+    package var byteCount: Int { density.byteCount + shiftedValues.byteCount - density.count * 8 }
 
     /// Collects points with values one at a time: the density's ``PointIndex/Builder`` and
     /// 20 bytes a point more (the key again, the value, the weight) until ``build()``.

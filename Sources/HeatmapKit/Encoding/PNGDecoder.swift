@@ -5,7 +5,7 @@ import HeatmapCore
 ///
 /// Any valid PNG is accepted (palette, grey, 16-bit, interlaced…) and converted to 8-bit RGBA,
 /// not premultiplied. Errors never crash the process: they throw ``PNGError`` with libpng's reason.
-public enum PNGDecoder {
+package enum PNGDecoder {
     /// The default largest image, in pixels, that ``decode(_:maximumPixelCount:)`` accepts:
     /// 2²⁶ pixels (for example 8192×8192), which decodes to 256 MiB of RGBA.
     public static let defaultMaximumPixelCount = 1 << 26

@@ -55,7 +55,7 @@ extension HeatmapTileLayer {
     /// through the one gather and convolution, so the mean is the in-memory one's.
     ///
     /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
-    public convenience init(
+    package convenience init(
         source: some WeightSource, shiftedValues: some WeightSource, values: ClosedRange<Double>,
         settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20
     ) {
@@ -78,7 +78,7 @@ extension HeatmapTileLayer {
     }
 
     /// Replaces the source and its values, atomically, as ``replaceSource(with:)`` does.
-    public func replaceSource(
+    package func replaceSource(
         with source: some WeightSource, shiftedValues: some WeightSource, values: ClosedRange<Double>
     ) {
         let channel = SourceValues(

@@ -1,4 +1,5 @@
 import Dispatch
+import HeatmapCore
 import Synchronization
 
 /// One version of a layer's points, with its index built once, on first use, and the

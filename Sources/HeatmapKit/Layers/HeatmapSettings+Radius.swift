@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension HeatmapSettings {
     /// R, the kernel's reach in pixels at a zoom and scale: ``radius`` × scale, or with
     /// ``radiusMeters`` the ``GroundRadius`` at ``radiusLatitude`` (else `centreLatitude`).

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 /// How a heatmap is drawn: everything but the data.
 public struct HeatmapSettings: Sendable, Hashable {
     /// The radius of the kernel in points, 10...50. Default 20. At scale s it reaches

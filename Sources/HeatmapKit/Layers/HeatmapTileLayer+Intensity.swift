@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension HeatmapTileLayer {
     /// The raw intensities of a tile, before normalisation and colour, for checking and
     /// analysis; `nil` when nothing lies within reach (``TileResult/noTile``).

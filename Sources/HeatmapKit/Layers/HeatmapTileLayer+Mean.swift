@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension HeatmapTileLayer {
     /// Creates a layer over points with values (``ValueIndex``), which can draw
     /// ``Aggregate/mean`` as well as the density.
@@ -9,7 +11,7 @@ extension HeatmapTileLayer {
     }
 
     /// Replaces the data with points and values, atomically, as ``replaceData(with:)`` does.
-    public func replaceData(withValues values: ValueIndex) {
+    package func replaceData(withValues values: ValueIndex) {
         update { $0.data = DataSet(values: values) }
     }
 
@@ -34,7 +36,7 @@ extension HeatmapTileLayer {
 
     /// The values at the ends of the ramp for the mean: ``valueRange``, else the data's
     /// smallest and largest value; `nil` when the data have no values.
-    public func meanRange(settings: HeatmapSettings? = nil) throws(HeatmapError) -> ClosedRange<Double>? {
+    package func meanRange(settings: HeatmapSettings? = nil) throws(HeatmapError) -> ClosedRange<Double>? {
         let snapshot = try snapshot(overriding: settings)
         guard let values = snapshot.data.valueBounds else { return nil }
         return snapshot.settings.valueRange ?? values

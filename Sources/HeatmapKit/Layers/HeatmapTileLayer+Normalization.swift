@@ -21,7 +21,7 @@ public struct Normalization: Sendable, Hashable {
     public var zoom: Int?
 
     /// Creates a normalisation value.
-    public init(value: Double, kind: NormalizationKind, zoom: Int?) {
+    package init(value: Double, kind: NormalizationKind, zoom: Int?) {
         self.value = value
         self.kind = kind
         self.zoom = zoom

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension HeatmapTileLayer {
     /// The kernel's radius in ground metres (see ``GroundRadius``), or `nil` (the default) for
     /// ``radius`` in points. Set, the reach in pixels follows the zoom: ⌊metres / (metres per

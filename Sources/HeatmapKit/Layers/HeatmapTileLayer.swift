@@ -1,3 +1,4 @@
+import HeatmapCore
 import Synchronization
 
 /// A heatmap as map tiles, the Swift counterpart of Google's `GMUHeatmapTileLayer`.
@@ -64,7 +65,7 @@ public final class HeatmapTileLayer: Sendable {
     /// Creates a layer over an index built already, for example by a points reader.
     ///
     /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
-    public init(index: PointIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
+    package init(index: PointIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         state = Mutex(State(data: DataSet(index: index), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
     }
@@ -74,7 +75,7 @@ public final class HeatmapTileLayer: Sendable {
     /// failures make tile requests throw ``HeatmapError/sourceFailed(_:)``.
     ///
     /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
-    public init(source: some WeightSource, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
+    package init(source: some WeightSource, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         state = Mutex(
             State(data: DataSet(source: ExternalSource(source)), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
@@ -82,13 +83,13 @@ public final class HeatmapTileLayer: Sendable {
 
     /// Replaces the source, atomically, as ``replaceData(with:)`` does (its data changed, say):
     /// the cached tiles and M(z) values are dropped.
-    public func replaceSource(with source: some WeightSource) {
+    package func replaceSource(with source: some WeightSource) {
         update { $0.data = DataSet(source: ExternalSource(source)) }
     }
 
     /// Replaces the data with an index built already, atomically: requests under way finish
     /// on the old data, the next ones see the new; the tile cache is dropped.
-    public func replaceData(with index: PointIndex) {
+    package func replaceData(with index: PointIndex) {
         update { $0.data = DataSet(index: index) }
     }
 

@@ -28,7 +28,7 @@ public struct Legend: Sendable, Hashable {
     /// The legend of settings at a zoom and scale with normalisation value `normalization`.
     ///
     /// - Parameter stops: how many stops, 2...``maximumStops`` (clamped).
-    public init(
+    package init(
         zoom: Int, scale: Int, normalization: Normalization, settings: HeatmapSettings, stops: Int = defaultStops
     ) {
         self.zoom = zoom
@@ -64,7 +64,7 @@ public struct LegendStop: Sendable, Hashable {
     /// Where on the ramp it sits, e / (n − 1), 0...1 (f(I / M) for the scale's curve f).
     public var fraction: Double
     /// The colour map entry e.
-    public var entry: Int
+    package var entry: Int
     /// The entry's colour, its alpha times the opacity.
     public var color: RGBAColor
 }

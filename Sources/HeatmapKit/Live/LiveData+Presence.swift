@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension LiveData: WeightPresence {
     /// Whether either index holds weight in `rect`.
     func holdsWeight(in rect: PixelRect, space: PixelSpace) -> Bool {

@@ -3,7 +3,7 @@ import HeatmapCore
 /// Points read from a file: the index to draw them and a report of what was read.
 public struct PointFile: Sendable {
     /// The points, indexed for drawing.
-    public var index: PointIndex
+    package var index: PointIndex
     /// Counts, skipped rows, bounds and weights.
     public var report: PointFileReport
     /// The points with their values, when a value column was read
@@ -11,7 +11,7 @@ public struct PointFile: Sendable {
     public var values: ValueIndex? = nil
 
     /// Creates a points file's result.
-    public init(index: PointIndex, report: PointFileReport) {
+    package init(index: PointIndex, report: PointFileReport) {
         self.index = index
         self.report = report
     }

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 /// The heatmap's settings, one row each: the table that the query parser, the configuration
 /// reader, the command's options and help, the canonical cache keys and the map page's controls
 /// are all made from (see ``SettingRow``). A new setting is one row here: its name, its parser

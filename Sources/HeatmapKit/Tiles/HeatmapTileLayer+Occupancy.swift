@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension HeatmapTileLayer: OccupancyLayer {
     /// The tiles whose area padded by the kernel's reach holds weight, for the layer's settings.
     package func occupancy(zooms: ClosedRange<Int>, scale: Int) throws(HeatmapError) -> TileOccupancy? {

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 /// What only some layers do, beside ``TileLayer``: optional capabilities that the server's
 /// routes and `heatmap render` are written against, so that no route asks what kind a layer is.
 /// A stack has a capability when it can forward it to its layers.

@@ -20,7 +20,7 @@ public struct TileRequest: Sendable, Hashable {
     }
 
     /// The number of tiles across the world at this zoom, 2^zoom (0 for an invalid zoom).
-    public var tilesAcross: Int { (0...22).contains(zoom) ? 1 << zoom : 0 }
+    package var tilesAcross: Int { (0...22).contains(zoom) ? 1 << zoom : 0 }
 
     /// Checks that the tile is on the grid and the scale is 1, 2 or 3.
     ///

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 /// A rectangle of the map to draw as one image: its centre, zoom, size in points and scale.
 ///
 /// The image is `width × scale` by `height × scale` pixels of the world at `zoom` and `scale`
@@ -30,11 +32,11 @@ public struct Viewport: Sendable, Hashable {
     }
 
     /// The width of the image in pixels.
-    public var pixelWidth: Int { width.multipliedReportingOverflow(by: scale).partialValue }
+    package var pixelWidth: Int { width.multipliedReportingOverflow(by: scale).partialValue }
     /// The height of the image in pixels.
-    public var pixelHeight: Int { height.multipliedReportingOverflow(by: scale).partialValue }
+    package var pixelHeight: Int { height.multipliedReportingOverflow(by: scale).partialValue }
     /// The side of a tile in pixels, `256 × scale`.
-    public var tileSize: Int { 256 * scale }
+    package var tileSize: Int { 256 * scale }
 
     /// Checks every value.
     ///
@@ -58,7 +60,7 @@ public struct Viewport: Sendable, Hashable {
     /// column may lie west of 0 or east of the world's width (it wraps), the row above or below.
     ///
     /// - Precondition: the viewport is valid (see ``validate()``).
-    public var origin: (x: Int, y: Int) {
+    package var origin: (x: Int, y: Int) {
         guard let space = try? PixelSpace(zoom: zoom, scale: scale) else { return (0, 0) }
         let centre = space.pixel(of: center)
         return (centre.x - pixelWidth / 2, centre.y - pixelHeight / 2)

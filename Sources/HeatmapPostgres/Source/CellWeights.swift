@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// The weights of the cells of one quadtree level that a statement returned, as a

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// The levels M(z)'s kernel-bounded search (``PostgresSource/kernelMaximum(space:kernel:on:)``)

@@ -16,14 +16,14 @@ public struct PostgresTableExtent: Sendable, Hashable {
 
     /// The zooms worth viewing the table at, by the definition a file's report uses
     /// (``SuggestedZooms/range(bounds:points:sample:radius:)``).
-    public func suggestedZoomRange(radius: Int = 20) -> ClosedRange<Int> {
+    package func suggestedZoomRange(radius: Int = 20) -> ClosedRange<Int> {
         SuggestedZooms.range(bounds: bounds, points: rows, sample: sample, radius: radius)
     }
 }
 
 extension PostgresSource {
     /// The most rows ``extent()`` samples, as many as a file's report keeps.
-    public static let sampleSize = 1000
+    package static let sampleSize = 1000
 
     /// The SQL condition of a row with a usable position and weight.
     var usableCondition: String {

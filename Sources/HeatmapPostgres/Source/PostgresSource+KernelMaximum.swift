@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// M(z) at fine zooms from cells the B-tree sums, bounded by the kernel's shape.

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// M(z) at fine zooms without reading every pixel of the world: a bound from coarse cells

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 import Synchronization
 
@@ -62,7 +63,7 @@ extension PostgresSource {
 
     /// Sets the handler that learns of a newer change count than a version's own, found by a
     /// tile or M(z) search (a server swaps in the version of that count at once).
-    public func onNewerState(_ handler: (@Sendable (Int64) -> Void)?) {
+    package func onNewerState(_ handler: (@Sendable (Int64) -> Void)?) {
         hooks.newerState.withLock { $0 = handler }
     }
 
@@ -70,7 +71,7 @@ extension PostgresSource {
     /// the antimeridian) in one `REPEATABLE READ READ ONLY` transaction, within the statement
     /// timeout together; a single statement alone needs none (a pinned version's reads the
     /// change count in the same statement, see ``CountedSource``).
-    public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
+    package func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
         -> IntensityGrid
     {
         let padded = rect.expanded(by: kernel.radius)
@@ -102,7 +103,7 @@ extension PostgresSource {
     /// branch and bound from the root over the table's pixel weights; or the value kept in
     /// `heatmap_maxima` for the snapshot's change count (see ``MaximumStore``), and kept there
     /// when searched.
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
+    package func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
         try keptOrSearchedMaximum(space: space, kernel: kernel) { (connection) throws(PostgresError) in
             try searchedMaximum(space: space, kernel: kernel, search: .kernel, on: connection)
         }.value
@@ -111,7 +112,7 @@ extension PostgresSource {
     /// M(z) as ``maximumIntensity(space:kernel:)`` finds it, by the regional search `search`
     /// (the benchmark compares them; the answer is the same). It always searches: it neither
     /// reads nor writes `heatmap_maxima`.
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch)
+    package func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch)
         throws(PostgresError) -> Float
     {
         let found = try inSnapshot { (connection) throws(PostgresError) in

@@ -17,50 +17,50 @@ import HeatmapKit
 /// ```
 ///
 /// Every field is optional; files are relative to the configuration file.
-public struct ServeConfiguration: Decodable, Sendable {
+package struct ServeConfiguration: Decodable, Sendable {
     /// The address to bind.
-    public var host: String?
+    package var host: String?
     /// The port.
-    public var port: Int?
+    package var port: Int?
     /// The tile cache size in MiB.
-    public var cacheMB: Int?
+    package var cacheMB: Int?
     /// `Cache-Control` of tiles.
-    public var cacheControl: String?
+    package var cacheControl: String?
     /// `Cache-Control` of TileJSON, the catalog and the page.
-    public var documentCacheControl: String?
+    package var documentCacheControl: String?
     /// Whether to send CORS headers.
-    public var cors: Bool?
+    package var cors: Bool?
     /// What empty tiles answer: `"204"` or `"png"`.
-    public var emptyTile: String?
+    package var emptyTile: String?
     /// Whether to reload a layer's data when its file changes.
-    public var watch: Bool?
+    package var watch: Bool?
     /// Attribution for TileJSON and the map.
-    public var attribution: String?
+    package var attribution: String?
     /// Settings for every layer that does not set its own.
-    public var defaults: LayerSettings?
+    package var defaults: LayerSettings?
     /// The layers.
-    public var layers: [Layer]?
+    package var layers: [Layer]?
     /// Named stacks of the layers, bottom first.
-    public var stacks: [StackDefinition]?
+    package var stacks: [StackDefinition]?
     /// Seconds a URL layer waits for its upstream (default 10).
-    public var upstreamTimeout: Double?
+    package var upstreamTimeout: Double?
 
     /// A layer: a name, a file (and settings) or a URL template.
     ///
     /// The settings' keys stand beside `name`, `file` and `url` in the layer's object, as in `defaults`:
     /// `{"name": "police", "file": "police.json", "radius": 30}`.
-    public struct Layer: Decodable, Sendable {
+    package struct Layer: Decodable, Sendable {
         /// The name in URLs (default: the file's name without extension).
-        public var name: String?
+        package var name: String?
         /// The data file (points or pre-rendered tiles); either this or ``url``.
-        public var file: String?
+        package var file: String?
         /// A URL layer's template: `https://host/{z}/{x}/{y}.png`, `http://…` or `file:///dir/{z}/{x}/{y}.png`.
-        public var url: String?
+        package var url: String?
         /// The layer's own drawing settings, decoded from the same object (its keys win over `defaults`).
-        public var settings: LayerSettings
+        package var settings: LayerSettings
 
         /// Creates a layer as the file would give it.
-        public init(name: String? = nil, file: String? = nil, url: String? = nil, settings: LayerSettings = .init()) {
+        package init(name: String? = nil, file: String? = nil, url: String? = nil, settings: LayerSettings = .init()) {
             self.name = name
             self.file = file
             self.url = url
@@ -72,7 +72,7 @@ public struct ServeConfiguration: Decodable, Sendable {
         }
 
         /// Decodes `name`, `file` and `url`, and the settings' keys from the same object.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decodeIfPresent(String.self, forKey: .name)
             file = try container.decodeIfPresent(String.self, forKey: .file)
@@ -85,15 +85,15 @@ public struct ServeConfiguration: Decodable, Sendable {
     /// (`radius`, `maxIntensity`, `radiusMeters`, … or its query name, `max-intensity`),
     /// read by the same parser as its flag and query parameter (a number, a string such as
     /// `"auto"`, or for `valueRange` `[LO, HI]`), and `value`, the mean's column.
-    public struct LayerSettings: Decodable, Equatable, Sendable {
+    package struct LayerSettings: Decodable, Equatable, Sendable {
         /// The settings given, by their canonical names, with their values as text.
-        public var given: [String: String]
+        package var given: [String: String]
         /// The column or field whose mean to draw (`--value`), a data option of the layer's file.
-        public var value: String?
+        package var value: String?
 
         /// Creates settings as the file would give them: `given` by setting name (`"radius":
         /// "30"`) or configuration key.
-        public init(_ given: [String: String] = [:], value: String? = nil) {
+        package init(_ given: [String: String] = [:], value: String? = nil) {
             self.given = given
             self.value = value
         }
@@ -102,7 +102,7 @@ public struct ServeConfiguration: Decodable, Sendable {
         static let layerKeys: Set<String> = ["name", "file", "url"]
 
         /// Decodes every setting key of the object (the layer's `name`, `file` and `url` aside).
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: AnyKey.self)
             var given: [String: String] = [:]
             for key in container.allKeys where !Self.layerKeys.contains(key.stringValue) {
@@ -148,7 +148,7 @@ public struct ServeConfiguration: Decodable, Sendable {
         ///
         /// - Throws: ``OverrideError`` for a value a setting does not take, or settings that do
         ///   not draw together.
-        public func applied(to base: HeatmapSettings) throws(OverrideError) -> HeatmapSettings {
+        package func applied(to base: HeatmapSettings) throws(OverrideError) -> HeatmapSettings {
             let settings = try overrides().applied(to: base)
             do {
                 try settings.validate()
@@ -169,12 +169,12 @@ public struct ServeConfiguration: Decodable, Sendable {
     }
 
     /// An empty configuration: every value from flags or defaults.
-    public init() {}
+    package init() {}
 
     /// Reads a configuration file; layer files become relative to its folder.
     ///
     /// - Throws: ``OverrideError`` naming the file and what is wrong.
-    public static func load(path: String) throws(OverrideError) -> ServeConfiguration {
+    package static func load(path: String) throws(OverrideError) -> ServeConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw OverrideError("\(path): cannot be read")
         }

@@ -3,18 +3,18 @@ import HeatmapKit
 /// `gradient=NAME` and `gradient=RRGGBB[AA]:STOP,…`: the library's presets and parser
 /// (``Gradient/preset(named:colorMapSize:)``, ``Gradient/parse(_:colorMapSize:)``) with the
 /// server's error type.
-public enum GradientPresets {
+package enum GradientPresets {
     /// The preset names, in the order the map page lists them: ``Gradient/presetNames``.
-    public static let names = Gradient.presetNames
+    package static let names = Gradient.presetNames
 
     /// The gradient of a preset name, 1000 entries; `nil` if unknown.
-    public static func named(_ name: String) -> Gradient? { Gradient.preset(named: name) }
+    package static func named(_ name: String) -> Gradient? { Gradient.preset(named: name) }
 
     /// A preset name, or colours with stops: `0000ff:0.2,ff0000:1` (`#` optional, 3, 6 or 8 hex digits).
     ///
     /// - Parameter colorMapSize: entries of the colour map; `nil` for 1000 with a preset, 256 with stops.
     /// - Throws: ``OverrideError`` saying what is wrong.
-    public static func parse(_ text: String, colorMapSize: Int? = nil) throws(OverrideError) -> Gradient {
+    package static func parse(_ text: String, colorMapSize: Int? = nil) throws(OverrideError) -> Gradient {
         do {
             return try Gradient.parse(text, colorMapSize: colorMapSize)
         } catch {
@@ -24,10 +24,10 @@ public enum GradientPresets {
 }
 
 /// A query parameter or configuration value that cannot be used, said in words.
-public struct OverrideError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct OverrideError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
-    public var description: String
+    package var description: String
 
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

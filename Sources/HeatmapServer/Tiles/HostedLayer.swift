@@ -9,18 +9,18 @@ import HeatmapKit
 /// let odd = try HostedLayer(name: "odd", layer: TestTileLayer(australia: png))
 /// let service = try TileService(serving: [odd])  // /odd/{z}/{x}/{y}.png
 /// ```
-public struct HostedLayer: TileLayer, TileJSONLayer {
+package struct HostedLayer: TileLayer, TileJSONLayer {
     /// The name in URLs.
-    public let name: String
+    package let name: String
     /// The layer answering the tiles.
-    public let layer: any TileLayer
+    package let layer: any TileLayer
     /// What TileJSON says the layer is.
-    public var description: String
+    package var description: String
 
     /// Hosts `layer` under `name`.
     ///
     /// - Throws: ``OverrideError`` for a name unfit for URLs.
-    public init(name: String, layer: any TileLayer, description: String = "") throws(OverrideError) {
+    package init(name: String, layer: any TileLayer, description: String = "") throws(OverrideError) {
         guard ServedLayer.isValidName(name) else {
             throw OverrideError(
                 "layer name \"\(name)\" must be 1-64 letters, digits, '-', '_' or '.', not starting with '.'")
@@ -31,23 +31,23 @@ public struct HostedLayer: TileLayer, TileJSONLayer {
     }
 
     /// The hosted layer's.
-    public var tileSize: Int { layer.tileSize }
+    package var tileSize: Int { layer.tileSize }
     /// The hosted layer's.
-    public var zIndex: Int { layer.zIndex }
+    package var zIndex: Int { layer.zIndex }
     /// The hosted layer's.
-    public var opacity: Double { layer.opacity }
+    package var opacity: Double { layer.opacity }
     /// The hosted layer's.
-    public var imagesIncludeOpacity: Bool { layer.imagesIncludeOpacity }
+    package var imagesIncludeOpacity: Bool { layer.imagesIncludeOpacity }
     /// The hosted layer's.
-    public var cacheGeneration: Int { layer.cacheGeneration }
+    package var cacheGeneration: Int { layer.cacheGeneration }
     /// The hosted layer's.
-    public func imageSize(scale: Int) -> Int { layer.imageSize(scale: scale) }
+    package func imageSize(scale: Int) -> Int { layer.imageSize(scale: scale) }
     /// The hosted layer's tile.
-    public func tileFor(_ tile: TileRequest) throws -> TileResult { try layer.tileFor(tile) }
+    package func tileFor(_ tile: TileRequest) throws -> TileResult { try layer.tileFor(tile) }
     /// The hosted layer's tile.
-    public func tile(_ tile: TileRequest) async throws -> TileResult { try await layer.tile(tile) }
+    package func tile(_ tile: TileRequest) async throws -> TileResult { try await layer.tile(tile) }
     /// Clears the hosted layer's cache.
-    public func clearTileCache() { layer.clearTileCache() }
+    package func clearTileCache() { layer.clearTileCache() }
 
     /// Every zoom offered, the whole world, with its description.
     func tileJSON(base: String, settings: SettingOverrides, scale: Int, options: ServerOptions)
@@ -63,15 +63,15 @@ public struct HostedLayer: TileLayer, TileJSONLayer {
 
 /// A named stack of layers the server hosts, bottom first: `{"name": "crime_map", "layers":
 /// ["osm", "crimes"]}` in the configuration file.
-public struct StackDefinition: Sendable, Hashable, Decodable {
+package struct StackDefinition: Sendable, Hashable, Decodable {
     /// The stack's name in URLs.
-    public var name: String
+    package var name: String
     /// The names of its layers (any hosted layer or heatmap, or another stack defined before it),
     /// bottom first.
-    public var layers: [String]
+    package var layers: [String]
 
     /// A stack of `layers`, bottom first.
-    public init(name: String, layers: [String]) {
+    package init(name: String, layers: [String]) {
         self.name = name
         self.layers = layers
     }

@@ -2,7 +2,7 @@ import HeatmapKit
 
 extension ServedLayer {
     /// The M(z) values the current data know (the ones a tile used so far).
-    public var knownMaxima: [MaximumSlotKey: Float] { heatmap.knownMaxima }
+    package var knownMaxima: [MaximumSlotKey: Float] { heatmap.knownMaxima }
 
     /// Swaps in data drawn from another source, as ``replace(with:)`` does, but keeps the
     /// server's cached tiles that `update` does not reach at zooms whose M(z) it keeps:
@@ -12,7 +12,7 @@ extension ServedLayer {
     ///
     /// - Returns: the number of cached tiles dropped.
     @discardableResult
-    public func replace(with data: LayerData, update: PartialUpdate) -> Int {
+    package func replace(with data: LayerData, update: PartialUpdate) -> Int {
         guard let source = data.source else {
             replace(with: data)
             return 0

@@ -5,24 +5,24 @@ import HeatmapKit
 /// a stack's forwarded to it). The server caches what it draws; the layer itself keeps no tile.
 extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, OccupancyLayer, ReloadableLayer {
     /// 256 points.
-    public var tileSize: Int { 256 }
+    package var tileSize: Int { 256 }
 
     /// The layer's own opacity (already in its colours).
-    public var opacity: Double { settings.opacity }
+    package var opacity: Double { settings.opacity }
 
     /// `true`: the colour map applies the opacity.
-    public var imagesIncludeOpacity: Bool { true }
+    package var imagesIncludeOpacity: Bool { true }
 
     /// Advances with every change of the data.
-    public var cacheGeneration: Int { generation }
+    package var cacheGeneration: Int { generation }
 
     /// `256 × scale`.
-    public func imageSize(scale: Int) -> Int { 256 * scale }
+    package func imageSize(scale: Int) -> Int { 256 * scale }
 
     /// The tile with the layer's own settings, drawn now.
     ///
     /// - Throws: ``HeatmapError`` for a tile off the grid or data that cannot be drawn.
-    public func tileFor(_ request: TileRequest) throws -> TileResult {
+    package func tileFor(_ request: TileRequest) throws -> TileResult {
         try drawn(request, settings: SettingOverrides()).result
     }
 

@@ -5,13 +5,13 @@ import Synchronization
 /// settings and the current data (swapped atomically on reload, changed by live points), with
 /// its tiles in the server's cache and their invalidation (see ServedLayer+Invalidation.swift),
 /// the same on its own route and inside any stack.
-public final class ServedLayer: Sendable {
+package final class ServedLayer: Sendable {
     /// The name in URLs: letters, digits, `-`, `_` and `.` only.
-    public let name: String
+    package let name: String
     /// Where the data come from (for reloads); empty for data given directly.
-    public let source: String
+    package let source: String
     /// The layer's own settings; query parameters override them per request.
-    public let settings: HeatmapSettings
+    package let settings: HeatmapSettings
     /// Draws tiles for every settings (the server caches the results, so the layer does not).
     package let heatmap: HeatmapTileLayer
     let state: Mutex<(generation: Int, data: LayerData)>
@@ -27,7 +27,7 @@ public final class ServedLayer: Sendable {
     /// Creates a layer.
     ///
     /// - Throws: ``OverrideError`` for a name unfit for URLs or invalid settings.
-    public init(name: String, source: String = "", settings: HeatmapSettings = .default, data: LayerData)
+    package init(name: String, source: String = "", settings: HeatmapSettings = .default, data: LayerData)
         throws(OverrideError)
     {
         guard Self.isValidName(name) else {
@@ -57,7 +57,7 @@ public final class ServedLayer: Sendable {
     }
 
     /// Whether a name is usable in URLs as is.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 64 && !name.hasPrefix(".")
             && name.utf8.allSatisfy {
                 $0.isASCIILetter || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-")
@@ -66,10 +66,10 @@ public final class ServedLayer: Sendable {
     }
 
     /// The data now and their generation (which changes on every reload).
-    public var current: (generation: Int, data: LayerData) { state.withLock { $0 } }
+    package var current: (generation: Int, data: LayerData) { state.withLock { $0 } }
 
     /// Swaps in new data: requests under way finish on the old, later ones see the new.
-    public func replace(with data: LayerData) {
+    package func replace(with data: LayerData) {
         state.withLock { state in
             if let source = data.source, let mean = data.sourceValues {
                 heatmap.replaceSource(with: source, shiftedValues: mean.shiftedValues, values: mean.values)

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// What a change of a layer's data reaches, to drop exactly the cached tiles it alters (its

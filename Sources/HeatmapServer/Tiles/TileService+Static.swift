@@ -2,7 +2,7 @@ import HeatmapKit
 
 extension TileService {
     /// The widest and tallest static image, in points (at `@2x`, twice as many pixels).
-    public static let maximumStaticPoints = 1280
+    package static let maximumStaticPoints = 1280
 
     /// `/static/{layer-or-stack}/{lon},{lat},{zoom}/{width}x{height}[@2x].png`: the library's
     /// static image (``TileLayer/image(_:)``) of the layer, drawn from its tiles; 503 with

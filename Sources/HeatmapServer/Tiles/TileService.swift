@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HeatmapCore
 import HeatmapKit
 
 /// The tile server's responder: routes, the shared tile cache, one render per key, metrics.
@@ -9,13 +10,13 @@ import HeatmapKit
 /// tiles, JSON, the page) are made on the I/O thread; renders of in-memory layers run on a
 /// pool of a thread per core (those of databases on Dispatch's global queue, of other layers
 /// and stacks as tasks), and come back through the event loop.
-public final class TileService: HTTPResponder {
+package final class TileService: HTTPResponder {
     /// The options.
-    public let options: ServerOptions
+    package let options: ServerOptions
     /// Counters for `/metrics`.
-    public let metrics = ServerMetrics()
+    package let metrics = ServerMetrics()
     /// The connection layer's counters (shared with the ``HTTPServer``).
-    public let stats: ServerStats
+    package let stats: ServerStats
     let registry: LayerRegistry
     let cache: TileCache<TileKey, RenderedTile>
     let inFlight = InFlightRenders()
@@ -35,7 +36,7 @@ public final class TileService: HTTPResponder {
     ///
     /// - Throws: ``OverrideError`` when two layers share a name, there are none, a stack names
     ///   a layer that does not exist, or the zooms offered are not a range within 0...22.
-    public init(
+    package init(
         serving layers: [any TileLayer], stacks: [StackDefinition] = [], options: ServerOptions = ServerOptions(),
         stats: ServerStats = ServerStats()
     ) throws(OverrideError) {
@@ -62,7 +63,7 @@ public final class TileService: HTTPResponder {
     /// order, and the named `stacks` of them (see ``init(serving:stacks:options:stats:)``).
     ///
     /// - Throws: ``OverrideError`` as ``init(serving:stacks:options:stats:)``.
-    public convenience init(
+    package convenience init(
         layers: [ServedLayer], stored: [StoredLayer] = [], hosted: [HostedLayer] = [],
         stacks: [StackDefinition] = [], options: ServerOptions = ServerOptions(), stats: ServerStats = ServerStats()
     ) throws(OverrideError) {
@@ -72,10 +73,10 @@ public final class TileService: HTTPResponder {
     }
 
     /// Every layer and named stack, in the order given.
-    public var layers: [any TileLayer] { registry.layers }
+    package var layers: [any TileLayer] { registry.layers }
 
     /// Answers a request.
-    public func respond(to request: HTTPRequest) -> HTTPReply {
+    package func respond(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
         if let (status, reason) = Self.targetRefusal(path: request.path, query: request.query) {
             return finish(.text(status, reason), route: route)
@@ -141,7 +142,7 @@ public final class TileService: HTTPResponder {
     /// Loads every reloadable layer's source again with `loader` and swaps the data in; the
     /// cache is dropped. Requests under way finish on the old data. Returns the errors, one a layer.
     @discardableResult
-    public func reload(using loader: (String) throws(LayerLoadError) -> LayerData) -> [LayerLoadError] {
+    package func reload(using loader: (String) throws(LayerLoadError) -> LayerData) -> [LayerLoadError] {
         var errors: [LayerLoadError] = []
         for case let layer as any ReloadableLayer in registry.layers where !layer.source.isEmpty {
             do {
@@ -157,16 +158,16 @@ public final class TileService: HTTPResponder {
     }
 
     /// The files of the layers read from files, in the order given (for the watcher).
-    public var sources: [String] {
+    package var sources: [String] {
         registry.layers.compactMap { ($0 as? any ReloadableLayer)?.source }.filter { !$0.isEmpty }
     }
 }
 
 /// Data that could not be loaded for a layer.
-public struct LayerLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LayerLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, naming the file.
-    public var description: String
+    package var description: String
 
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

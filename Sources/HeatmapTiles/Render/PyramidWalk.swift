@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// The tiles of a zoom range that can hold data, found from the layer: a tile is visited only
@@ -21,7 +22,7 @@ public struct PyramidWalk: Sendable {
     /// A walk over `zooms` (within 0...22) at a scale and radius in points, within `area` if given.
     ///
     /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
-    public init(index: PointIndex, zooms: ClosedRange<Int>, scale: Int, radius: Int, area: TileArea? = nil)
+    package init(index: PointIndex, zooms: ClosedRange<Int>, scale: Int, radius: Int, area: TileArea? = nil)
         throws(HeatmapError)
     {
         try self.init(source: index, zooms: zooms, scale: scale, area: area) { _ in radius * scale }
@@ -31,7 +32,7 @@ public struct PyramidWalk: Sendable {
     /// ``init(source:zooms:scale:area:reach:)``.
     ///
     /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
-    public init(
+    package init(
         index: PointIndex, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil,
         reach: (Int) throws(HeatmapError) -> Int
     ) throws(HeatmapError) {
@@ -44,7 +45,7 @@ public struct PyramidWalk: Sendable {
     /// is larger, so that a parent's padded area still holds every child's.
     ///
     /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
-    public init<Source: WeightPresence>(
+    package init<Source: WeightPresence>(
         source: Source, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil,
         reach: (Int) throws(HeatmapError) -> Int
     ) throws(HeatmapError) {
@@ -57,6 +58,16 @@ public struct PyramidWalk: Sendable {
             }
         }
         self.init(occupancy: occupancy, zooms: zooms, area: area)
+    }
+
+    /// A walk over the tiles of `layer` (with its settings) that can hold something: those whose
+    /// area padded by the kernel's reach holds weight, within `area` if given.
+    ///
+    /// - Throws: ``HeatmapError`` for a zoom or scale out of range, or invalid settings or points.
+    public init(layer: HeatmapTileLayer, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil)
+        throws(HeatmapError)
+    {
+        self.init(occupancy: try layer.occupancy(zooms: zooms, scale: scale), zooms: zooms, area: area)
     }
 
     /// A walk over the tiles `occupancy` says may hold something (every tile when `nil`), within

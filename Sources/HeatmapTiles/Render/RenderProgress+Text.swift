@@ -3,7 +3,7 @@ import Foundation
 extension RenderProgress {
     /// One progress line: `[######------------------] 1,234/5,678 tiles 21%  345 tiles/s  0:12 left`,
     /// after `seconds` of rendering.
-    public func statusLine(seconds: Double) -> String {
+    package func statusLine(seconds: Double) -> String {
         let total = total.load(ordering: .relaxed)
         let done = done
         let rate = seconds > 0 ? Double(done) / seconds : 0

@@ -14,7 +14,7 @@ public final class RenderProgress: Sendable {
     /// Bytes of tile data stored.
     public let bytes = Atomic<Int>(0)
     /// Set to stop after the tiles under way.
-    public let stopRequested = Atomic<Bool>(false)
+    package let stopRequested = Atomic<Bool>(false)
 
     /// Fresh counters.
     public init() {}
@@ -49,7 +49,7 @@ public struct RenderSummary: Sendable, Hashable {
     public var kept: Bool
 
     /// Creates a summary.
-    public init(
+    package init(
         written: Int, empty: Int, resumed: Int, bytes: Int, seconds: Double, interrupted: Bool, kept: Bool
     ) {
         self.written = written

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// The tiles of each zoom that meet an area of longitudes and latitudes (west > east crosses
