@@ -8,7 +8,19 @@ package final class LayerRegistry: Sendable {
     /// A layer with the live layers drawn into it (itself, for a heatmap; a stack's heatmaps).
     package struct Entry: Sendable {
         package let layer: any TileLayer
+        /// The live layers drawn into it, each once.
         let live: [any LiveTileLayer]
+        /// The layer itself when it is live (a heatmap), found once.
+        let itself: (any LiveTileLayer)?
+
+        init(layer: any TileLayer, live: [any LiveTileLayer]) {
+            self.layer = layer
+            self.live = live
+            itself = layer as? any LiveTileLayer
+        }
+
+        /// What its tiles' cache keys hold (see ``LayerRegistry/stamp(of:)``).
+        var stamp: Int { itself?.epoch ?? LayerRegistry.stamp(of: layer) }
     }
 
     /// The most layers in an ad-hoc stack `/{a}+{b}+…/`.

@@ -51,7 +51,8 @@ extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, Occupa
 
     /// The tile drawn now with `settings` over the layer's own, with what it was drawn from.
     func drawn(_ request: TileRequest, settings: SettingOverrides) throws(HeatmapError) -> RenderedTile {
-        let (drawn, generation) = try drawnFollowingSwaps(request, settings: settings.applied(to: self.settings))
+        let drawing = settings.isEmpty ? self.settings : settings.applied(to: self.settings)
+        let (drawn, generation) = try drawnFollowingSwaps(request, settings: drawing)
         return RenderedTile(
             drawn.result,
             dependencies: .one(
@@ -79,6 +80,7 @@ extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, Occupa
     /// The percentile search drawing with `settings` at `zoom` and `scale` would need first, or
     /// `nil`: one search serves every zoom normalised at the same zoom, whatever the colours.
     func percentileSearch(zoom: Int, scale: Int, settings overrides: SettingOverrides) -> PercentileAdmission.Key? {
+        if overrides.isEmpty, self.settings.maximumPercentile == nil { return nil }
         let settings = overrides.applied(to: self.settings)
         guard settings.maximumPercentile != nil,
             heatmap.needsPercentileSearch(zoom: zoom, scale: scale, settings: settings)

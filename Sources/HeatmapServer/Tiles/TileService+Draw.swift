@@ -32,24 +32,37 @@ extension TileService {
     /// ``LiveTileLayer/stands(_:zoom:scale:at:waiting:)``; then the tile is cached again
     /// stamped with the generations, to be checked once).
     func stands(_ tile: RenderedTile, key: TileKey, generations: Generations, waiting: Bool) -> Bool {
-        var dependencies = tile.dependencies.all
-        guard !dependencies.isEmpty else { return true }
-        var current = true
-        for (i, dependency) in dependencies.enumerated() {
+        switch tile.dependencies {
+        case .none: return true
+        case .one(var dependency):
+            // Most tiles: one live layer, checked without making a list.
             let generation = generations.of(dependency.layer)
-            guard dependency.drawnAt != generation else { continue }
-            current = false
+            if dependency.drawnAt == generation { return true }
             guard
-                dependency.layer.stands(
-                    dependency, zoom: key.zoom, scale: key.scale, at: generation, waiting: waiting)
+                dependency.layer.stands(dependency, zoom: key.zoom, scale: key.scale, at: generation, waiting: waiting)
             else { return false }
-            dependencies[i].drawnAt = generation
+            dependency.drawnAt = generation
+            var stamped = tile
+            stamped.dependencies = .one(dependency)
+            // M(z) was read from the data of that generation only if no change came meanwhile.
+            return insert(stamped, for: key)
+        case .many(var dependencies):
+            var current = true
+            for (i, dependency) in dependencies.enumerated() {
+                let generation = generations.of(dependency.layer)
+                guard dependency.drawnAt != generation else { continue }
+                current = false
+                guard
+                    dependency.layer.stands(
+                        dependency, zoom: key.zoom, scale: key.scale, at: generation, waiting: waiting)
+                else { return false }
+                dependencies[i].drawnAt = generation
+            }
+            if current { return true }
+            var stamped = tile
+            stamped.dependencies = .many(dependencies)
+            return insert(stamped, for: key)
         }
-        if current { return true }
-        var stamped = tile
-        stamped.dependencies = TileDependencies(dependencies)
-        // M(z) was read from the data of those generations only if no change came meanwhile.
-        return insert(stamped, for: key)
     }
 
     /// Caches a tile unless the data it was drawn from changed since: checked under the locks
@@ -58,14 +71,27 @@ extension TileService {
     /// it was current.
     @discardableResult
     func insert(_ tile: RenderedTile, for key: TileKey, stamp: Int? = nil) -> Bool {
-        let dependencies = tile.dependencies.all
-        guard !dependencies.isEmpty else {
+        let dependencies: [TileDependency]
+        switch tile.dependencies {
+        case .none:
             guard stamp == nil || stamp == key.generation else { return false }
             cache.insert(tile, for: key)
             return true
+        case .one(let dependency):
+            return dependency.layer.holdingChanges { now in
+                guard now == dependency.drawnAt else { return false }
+                cache.insert(tile, for: key)
+                return true
+            }
+        case .many(let list): dependencies = list
         }
         var layers: [(layer: any LiveTileLayer, generation: Int)] = []
-        for dependency in dependencies where !layers.contains(where: { $0.layer === dependency.layer }) {
+        for dependency in dependencies {
+            if let held = layers.first(where: { $0.layer === dependency.layer }) {
+                // A layer drawn twice into a stack at two generations: not current.
+                guard held.generation == dependency.drawnAt else { return false }
+                continue
+            }
             layers.append((dependency.layer, dependency.drawnAt))
         }
         layers.sort { ObjectIdentifier($0.layer) < ObjectIdentifier($1.layer) }
@@ -76,13 +102,6 @@ extension TileService {
             }
             return layers[index].layer.holdingChanges { now in
                 now == layers[index].generation && holding(index + 1)
-            }
-        }
-        // A layer drawn twice into a stack at two generations: not current.
-        for dependency in dependencies {
-            if let held = layers.first(where: { $0.layer === dependency.layer }), held.generation != dependency.drawnAt
-            {
-                return false
             }
         }
         return holding(0)
@@ -155,7 +174,7 @@ extension TileService {
         let tile = RenderedTile(drawn.result, dependencies: TileDependencies(drawn.dependencies))
         sourceAnswered(key.layer)
         metrics.rendered(seconds: Self.seconds() - start)
-        insert(tile, for: key, stamp: LayerRegistry.stamp(of: entry.layer))
+        insert(tile, for: key, stamp: entry.stamp)
         return .success(tile)
     }
 

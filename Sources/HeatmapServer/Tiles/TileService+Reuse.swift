@@ -6,7 +6,7 @@ extension TileService: ReusingResponder {
     /// would no longer give. Pre-rendered, hosted and stacked layers are not kept.
     package func respond(to request: HTTPRequest, reuse: inout ReuseStamp?) -> HTTPReply {
         guard options.cacheBytes > 0, case .tile(let name, _, _, _, _) = Route(path: request.path),
-            let layer = registry.byName[name]?.layer as? any LiveTileLayer
+            let layer = registry.byName[name]?.itself
         else { return respond(to: request) }
         let stamp = layer.answers.value
         let reply = respond(to: request)

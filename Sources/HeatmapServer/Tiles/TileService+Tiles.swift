@@ -26,8 +26,7 @@ extension TileService {
         // The live layers' generations first: a tile cached or drawn after them is at least as new.
         let generations = Generations(entry.live)
         let key = TileKey(
-            layer: name, generation: LayerRegistry.stamp(of: entry.layer), settings: settings, zoom: zoom, x: x, y: y,
-            scale: scale)
+            layer: name, generation: entry.stamp, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
         // Renders are shared per generation: a request after a change never waits for one begun before it.
         var shared = key
         shared.generation = generations.combined(with: key.generation)
@@ -36,7 +35,7 @@ extension TileService {
         }
         return cachedOrShared(request, key: key, route: route, sharedAs: shared, accepting: current) {
             [self] done in
-            guard let live = entry.layer as? any LiveTileLayer else {
+            guard let live = entry.itself else {
                 Task(executorPreference: DispatchTaskExecutor.shared) { [self] in done(await render(entry, key: key)) }
                 return
             }
