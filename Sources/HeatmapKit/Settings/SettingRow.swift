@@ -28,13 +28,17 @@ package struct SettingRow: Sendable {
     package let repeatable: Bool
     /// The map page's control, or `nil` for none.
     package let control: Control?
+    /// The control's label on the map page (default: the name).
+    package let label: String
     private let parser: @Sendable (String) throws(SettingError) -> SettingValue
 
     /// A row; `parse` reads a value as text (a JSON number or array becomes text first).
     package init(
         _ name: String, aliases: [String] = [], placeholder: String, help: String, repeatable: Bool = false,
-        control: Control? = nil, parse: @escaping @Sendable (String) throws(SettingError) -> SettingValue
+        control: Control? = nil, label: String? = nil,
+        parse: @escaping @Sendable (String) throws(SettingError) -> SettingValue
     ) {
+        self.label = label ?? name
         self.name = name
         self.aliases = aliases
         self.placeholder = placeholder

@@ -83,7 +83,7 @@ package enum SettingsSchema {
         },
         SettingRow(
             "color-scale", placeholder: "S", help: "linear (default), sqrt or log: how I/M picks a colour",
-            control: .choice(["", "linear", "sqrt", "log"], unset: "layer's")
+            control: .choice(["", "linear", "sqrt", "log"], unset: "layer's"), label: "scale"
         ) { (text) throws(SettingError) in
             guard let scale = ColorScale(rawValue: text) else {
                 throw SettingError("color-scale \"\(text)\" is not linear, sqrt or log")
@@ -110,7 +110,7 @@ package enum SettingsSchema {
             "max-percentile", placeholder: "P",
             help: "normalise by the P-th percentile (0 < P <= 100, in steps of 0.1) of the zoom's\n"
                 + "non-zero pixels instead of the maximum (--max-intensity wins)",
-            control: .number(min: 0, max: 100, step: 0.5, placeholder: "max")
+            control: .number(min: 0, max: 100, step: 0.5, placeholder: "max"), label: "percentile"
         ) { (text) throws(SettingError) in
             if text == "auto" { return SettingValue("auto") { $0.maximumPercentile = nil } }
             guard let p = Double(text), IntensityPercentile.isValid(p) else {
@@ -127,7 +127,7 @@ package enum SettingsSchema {
             help: "the radius in ground metres instead of points, converted per zoom at\n"
                 + "--radius-latitude (default: the middle of the data's latitudes);\n"
                 + "at least 1 pixel, at most 128 points (off: the radius in points)",
-            control: .number(min: 0, max: .infinity, step: 100, placeholder: "off")
+            control: .number(min: 0, max: .infinity, step: 100, placeholder: "off"), label: "or metres"
         ) { (text) throws(SettingError) in
             if text == "off" { return SettingValue("off") { $0.radiusMeters = nil } }
             guard let m = Double(text), m.isFinite, m > 0 else {

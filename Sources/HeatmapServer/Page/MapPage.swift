@@ -63,13 +63,13 @@ enum MapPage {
             // One control a setting, as the catalog lists them (made from the settings' schema).
             function makeControl(c, first) {
               const label = document.createElement("label");
-              label.append(c.name.replace(/-/g, " ") + " ");
+              label.append(c.label + " ");
               let element;
               if (c.kind === "slider" || c.kind === "number") {
                 element = document.createElement("input");
                 element.type = c.kind === "slider" ? "range" : "number";
                 for (const key of ["min", "max", "step", "placeholder"]) if (c[key] != null) element[key] = c[key];
-                if (c.kind === "number") element.size = 7;
+                if (c.kind === "number") element.style.width = "5em";
                 if (c.kind === "slider") element.value = first[c.name] != null ? first[c.name] : c.min;
               } else {
                 element = document.createElement("select");

@@ -8,6 +8,8 @@ struct PageControl: Encodable, Sendable {
     var name: String
     /// `slider`, `number`, `choice` or `gradient`.
     var kind: String
+    /// What the page writes beside it.
+    var label: String
     var min: Double?
     var max: Double?
     var step: Double?
@@ -25,15 +27,15 @@ extension SettingsSchema {
         rows.compactMap { row in
             switch row.control {
             case .slider(let min, let max, let step)?:
-                return PageControl(name: row.name, kind: "slider", min: min, max: max, step: step)
+                return PageControl(name: row.name, kind: "slider", label: row.label, min: min, max: max, step: step)
             case .number(let min, let max, let step, let placeholder)?:
                 return PageControl(
-                    name: row.name, kind: "number", min: min, max: max.isFinite ? max : nil, step: step,
+                    name: row.name, kind: "number", label: row.label, min: min, max: max.isFinite ? max : nil, step: step,
                     placeholder: placeholder)
             case .choice(let options, let unset)?:
-                return PageControl(name: row.name, kind: "choice", options: options, unset: unset)
+                return PageControl(name: row.name, kind: "choice", label: row.label, options: options, unset: unset)
             case .gradient?:
-                return PageControl(name: row.name, kind: "gradient", options: Gradient.presetNames)
+                return PageControl(name: row.name, kind: "gradient", label: row.label, options: Gradient.presetNames)
             case nil: return nil
             }
         }
