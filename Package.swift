@@ -18,12 +18,19 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CEpoll"),
+        // libcurl for URL layers' fetches in the command and server on Linux (URLTileLayer's URLSession elsewhere).
+        .systemLibrary(
+            name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
         .target(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
         .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
-        .target(name: "HeatmapTiles", dependencies: ["HeatmapKit", "CSQLite", "CZlib"]),
+        .target(
+            name: "HeatmapTiles",
+            dependencies: [
+                "HeatmapKit", "CSQLite", "CZlib", .target(name: "CCurl", condition: .when(platforms: [.linux])),
+            ]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
         .target(
             name: "HeatmapServer",

@@ -40,8 +40,12 @@ def main(paths):
             other = f"{t['tile']}: " if t["tile"] != tile["tile"] else ""
             ours, gis = t["databaseMilliseconds"], t.get("postgisMilliseconds")
             ours_min = t.get("databaseMinimumMilliseconds", ours)
-            if gis is None:
-                line += f" {other}{ours:.2f} ({ours_min:.2f}) | - | - |"
+            rows = t.get("postgisRows")
+            if gis is None or rows is None:
+                # No PostGIS time: none on the server, rows that differ, or (reports from before
+                # issue 30) rows never checked against HeatmapKit's.
+                why = "-" if gis is None and rows is None else "rows not checked" if rows is None else "rows differ"
+                line += f" {other}{ours:.2f} ({ours_min:.2f}) | {why} | - |"
                 continue
             line += (
                 f" {other}{ours:.2f} ({ours_min:.2f}) | {gis:.2f} ({t['postgisMinimumMilliseconds']:.2f}) |"
@@ -75,8 +79,8 @@ def print_sql(tiles, reports):
             t = r["tiles"][i]
             q = t.get("sql")
             other = f"{t['tile']}: " if t["tile"] != tile["tile"] else ""
-            if q is None:
-                line += " - | - | - | - |"
+            if q is None or t.get("postgisRows") is None:
+                line += " - | - | - | - |" if q is None else " rows not checked | - | - | - |"
                 continue
             beyond = q.get("postgisOverHeatmapKitBeyondRoundTrip")
             beyond = "-" if beyond is None else f"{beyond:.2f}"

@@ -23,18 +23,20 @@ def main():
         print(f"| {i['points']:,} | {i['seconds'] * 1000:.0f} ms | {i['pointsPerSecond'] / 1e6:.1f} M "
               f"| {i['indexBytesPerPoint']:.0f} | {peak(i['peakBytesPerPoint'])} |")
     print()
-    ds = {t["tile"]: t for t in r.get("datashader", {}).get("tiles", [])}
-    print("| tile (1M points) | kind | gather | convolve | colour | encode | total | PNG | brute force | × | datashader | × |")
-    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+    # datashader's time only for tiles checked to be HeatmapKit's picture (bench/compare_datashader.py
+    # since issue 30); older reports were not checked and give none.
+    ds = {t["tile"]: t for t in r.get("datashader", {}).get("tiles", []) if t.get("same") and "ratio" in t}
+    extra = " datashader | × |" if ds else ""
+    print("| tile (1M points) | kind | gather | convolve | colour | encode | total | PNG | brute force | × |" + extra)
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|" + ("---:|---:|" if ds else ""))
     for t in r["tiles"]:
         d = ds.get(t["tile"])
-        print(f"| {t['tile']} | {t['kind']} | {t['gatherMs']:.2f} | {t['convolveMs']:.2f} | {t['colourMs']:.2f} "
-              f"| {t['encodeMs']:.2f} | {t['totalMs']:.2f} | {t['pngBytes'] / 1000:.0f} kB "
-              f"| {t.get('referenceMs', 0):.0f} | {t.get('speedupOverReference', 0):.0f} "
-              f"| {d['milliseconds']:.1f} | {d['ratio']:.0f} |" if d else
-              f"| {t['tile']} | {t['kind']} | {t['gatherMs']:.2f} | {t['convolveMs']:.2f} | {t['colourMs']:.2f} "
-              f"| {t['encodeMs']:.2f} | {t['totalMs']:.2f} | {t['pngBytes'] / 1000:.0f} kB "
-              f"| {t.get('referenceMs', 0):.0f} | {t.get('speedupOverReference', 0):.0f} | | |")
+        line = (f"| {t['tile']} | {t['kind']} | {t['gatherMs']:.2f} | {t['convolveMs']:.2f} | {t['colourMs']:.2f} "
+                f"| {t['encodeMs']:.2f} | {t['totalMs']:.2f} | {t['pngBytes'] / 1000:.0f} kB "
+                f"| {t.get('referenceMs', 0):.0f} | {t.get('speedupOverReference', 0):.0f} |")
+        if ds:
+            line += f" {d['milliseconds']:.1f} | {d['ratio']:.0f} |" if d else " | |"
+        print(line)
     print()
     sizes = sorted({int(k) for s in r["scaling"] for k in s["milliseconds"]})
     print("| tile (gather + convolve, ms; gather in brackets; occupied pixels of the padded tile) | kind | " + " | ".join(f"{n:,} points" for n in sizes) + " | largest / smallest |")
@@ -108,9 +110,12 @@ def main():
             d = ds_render.get((x["zooms"], x["bounds"]))
             other = ""
             top = max(y["threads"] for y in render)
+            if d and "same" not in d and "skipped" not in d:
+                d = None  # from before issue 30: not checked to be the same picture
             if d and d["points"] == x["points"] and x["threads"] == d.get("heatmapKitThreads", top) \
                     and x["format"] == d.get("heatmapKitFormat", "mbtiles"):
                 other = (d["skipped"] if "skipped" in d else
+                         "another picture: not timed" if not d["same"] else
                          f"{d['tiles']:,} tiles in {d['seconds']:.0f} s ({d['tilesPerSecond']:.0f} tiles/s; "
                          f"{d['ratio']:.0f}× the time)")
             print(f"| {x['points']:,} points, zooms {x['zooms']}, {area} | {x['format']} | {x['threads']} "

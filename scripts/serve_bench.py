@@ -14,7 +14,9 @@ and the report gives heatmap's requests/s, p99 and CPU time per request (user + 
 heatmap and of nginx's master and workers) over nginx's: medians of the rounds, each round's pair and
 their spread, and a verdict against `--target R,P` (requests/s ratio at least R, p99 ratio at most P,
 default 1.0,1.0) at every connection count (`--no-nginx` to skip, `--cached-only` to skip the uncached
-runs).
+runs). Before nginx is timed, every tile is asked of both servers and compared: nginx must send
+heatmap's status, Content-Type and bytes ("nginx_same_bytes" in the report); when it does not it gets
+no time, only the difference, and the script exits 1 after writing its report.
 
     python3 scripts/serve_bench.py --dense [--points /tmp/heatmap-data/points.f64]
 
@@ -154,6 +156,8 @@ http {
     server {
         listen 127.0.0.1:%(port)d;
         root %(folder)s/tiles;
+        # A tile with nothing to draw is no file: 204, as heatmap answers it.
+        location / { try_files $uri =204; }
     }
 }
 """
@@ -161,24 +165,53 @@ http {
 
 def start_nginx(folder, port, heatmap_port, tiles):
     """nginx on `port` serving the tiles of `tiles` as heatmap on `heatmap_port` answers them."""
+    written = []
     for x in range(tiles["x0"], tiles["x1"] + 1):
         os.makedirs(os.path.join(folder, "tiles", "police_stations", str(tiles["zoom"]), str(x)), exist_ok=True)
         for y in range(tiles["y0"], tiles["y1"] + 1):
             path = f"/police_stations/{tiles['zoom']}/{x}/{y}.png"
-            body = urllib.request.urlopen(f"http://127.0.0.1:{heatmap_port}{path}", timeout=30).read()
+            with urllib.request.urlopen(f"http://127.0.0.1:{heatmap_port}{path}", timeout=30) as response:
+                if response.status == 204:
+                    continue  # no tile: nginx answers 204 for a missing file (try_files)
+                body = response.read()
             with open(os.path.join(folder, "tiles", path.lstrip("/")), "wb") as f:
                 f.write(body)
+            written.append(path)
     os.chmod(folder, 0o755)  # nginx's workers run as nobody
     conf = os.path.join(folder, "nginx.conf")
     with open(conf, "w") as f:
         f.write(NGINX_CONF % dict(workers=os.cpu_count() or 1, folder=folder, port=port))
     nginx = subprocess.Popen(["nginx", "-c", conf, "-p", folder], stdout=subprocess.PIPE,
                              stderr=subprocess.STDOUT)
-    probe = f"http://127.0.0.1:{port}/police_stations/{tiles['zoom']}/{tiles['x0']}/{tiles['y0']}.png"
+    probe = f"http://127.0.0.1:{port}{written[0]}"
     if answers(probe):
         return nginx
     nginx.kill()
     sys.exit("nginx did not start: " + open(os.path.join(folder, "nginx-error.log")).read())
+
+
+def same_bytes(heatmap_port, nginx_port, tiles):
+    """Every tile of the cached case from both servers, compared before either is timed: nginx
+    must send heatmap's bytes (status, Content-Type and body), else it gets no time."""
+    import hashlib
+    differing = []
+    total = 0
+    count = 0
+    for x in range(tiles["x0"], tiles["x1"] + 1):
+        for y in range(tiles["y0"], tiles["y1"] + 1):
+            path = f"/police_stations/{tiles['zoom']}/{x}/{y}.png"
+            answers = []
+            for port in (heatmap_port, nginx_port):
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}{path}", timeout=30) as response:
+                    answers.append((response.status, response.headers.get("Content-Type"), response.read()))
+            (status, kind, body), (nginx_status, nginx_kind, nginx_body) = answers
+            count += 1
+            total += len(body)
+            if (status, kind, body) != (nginx_status, nginx_kind, nginx_body):
+                differing.append({"path": path, "heatmap": [status, kind, len(body), hashlib.sha256(body).hexdigest()],
+                                  "nginx": [nginx_status, nginx_kind, len(nginx_body),
+                                            hashlib.sha256(nginx_body).hexdigest()]})
+    return {"tiles": count, "bytes": total, "differing": differing, "same": not differing}
 
 
 def wrk(port, script, connections, duration, threads):
@@ -376,6 +409,7 @@ def main():
         args.no_nginx = True
     threads = max(1, min(4, os.cpu_count() or 1))
     runs = []
+    checked = None
     with tempfile.TemporaryDirectory() as folder:
         # Zoom 8 (36 tiles around Victoria) for the cached runs; zoom 10 (650 tiles) uncached.
         cases = [("cached", 512, dict(zoom=8, x0=228, x1=233, y0=154, y1=159)),
@@ -393,7 +427,17 @@ def main():
                     wrk(args.port, script, 4, 2, 1)
                     if not args.no_nginx:
                         nginx = start_nginx(folder, args.port + 1, args.port, tiles)
-                        wrk(args.port + 1, script, 4, 2, 1)
+                        # The same bytes first: nginx is timed only when it sends heatmap's tiles.
+                        checked = same_bytes(args.port, args.port + 1, tiles)
+                        print(f"nginx sends heatmap's bytes on {checked['tiles'] - len(checked['differing'])} of "
+                              f"{checked['tiles']} tiles ({checked['bytes']} bytes)", flush=True)
+                        if not checked["same"]:
+                            print(f"nginx answered other bytes, not timed: {checked['differing'][:3]}", flush=True)
+                            nginx.terminate()
+                            nginx.wait(timeout=30)
+                            nginx = None
+                        else:
+                            wrk(args.port + 1, script, 4, 2, 1)
                 for round_number in range(args.rounds if nginx else 1):
                     for connections in [int(c) for c in args.connections.split(",")]:
                         targets = [("heatmap", args.port, server.pid)]
@@ -434,7 +478,7 @@ def main():
               "command": " ".join(sys.argv), "duration_s": args.duration, "rounds": args.rounds,
               "target": {"requests_per_s_ratio_at_least": goal[0], "p99_ratio_at_most": goal[1]},
               "load_average_after": load_average(), "wall_s": round(time.time() - began, 1),
-              "runs": runs, "versus_nginx": comparison}
+              "runs": runs, "versus_nginx": comparison, "nginx_same_bytes": checked}
     if comparison:
         report["meets_target"] = all(row["meets_target"] for row in comparison)
         print(f"verdict: {'meets' if report['meets_target'] else 'MISSES'} the target at every connection count "
@@ -447,6 +491,8 @@ def main():
         with open(args.into, "w") as f:
             json.dump(bench, f, indent=2, sort_keys=True)
         print(f"added to {args.into}")
+    if checked and not checked["same"]:
+        sys.exit(f"nginx answered other bytes than heatmap on {len(checked['differing'])} tiles: no time for it")
 
 
 if __name__ == "__main__":

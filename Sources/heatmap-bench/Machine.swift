@@ -7,6 +7,8 @@ struct Machine: Codable {
     var memoryGiB: Double
     var system: String
     var date: String
+    /// The load averages (1, 5 and 15 minutes) when the run began: the machine is shared.
+    var loadAverage: [Double]?
 
     static func describe() -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -18,6 +20,8 @@ struct Machine: Codable {
         return Machine(
             processor: model, cores: info.activeProcessorCount,
             memoryGiB: (Double(info.physicalMemory) / Double(1 << 30) * 10).rounded() / 10,
-            system: info.operatingSystemVersionString, date: ISO8601DateFormatter().string(from: Date()))
+            system: info.operatingSystemVersionString, date: ISO8601DateFormatter().string(from: Date()),
+            loadAverage: ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "")
+                .split(separator: " ").prefix(3).compactMap { Double($0) })
     }
 }

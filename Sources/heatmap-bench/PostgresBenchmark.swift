@@ -13,6 +13,9 @@ struct PostgresMeasurement: Codable {
     var normalization: [PostgresNormalizationMeasurement]
     /// PostGIS's version on the server, or why the comparison was not made ("missing: …").
     var postgis: String = "missing"
+    /// Whether PostGIS's statements gave HeatmapKit's rows on every tile (`nil` without PostGIS);
+    /// a tile where they did not has no PostGIS time, only the difference (`postgisRows`).
+    var postgisSameRowsEveryTile: Bool?
     /// `heatmap serve --postgres` over a large table (`--postgres-serve-rows`), or `nil`.
     var serve: PostgresServeMeasurement?
 }
@@ -49,6 +52,9 @@ struct PostgresTileMeasurement: Codable {
     /// Each side's SQL alone on this tile, with `SELECT 1`'s round trip (see
     /// ``PostgresSQLBenchmark``); `nil` without PostGIS.
     var sql: PostgresSQLMeasurement?
+    /// Whether PostGIS's statements gave HeatmapKit's rows for this tile, checked before either
+    /// is timed (see ``PostgresRowCheck``); PostGIS's figures are left out when they did not.
+    var postgisRows: PostgresRowComparison?
 }
 
 /// M(z) from the database (the search from the root over SQL aggregates) against memory.
@@ -113,8 +119,20 @@ enum PostgresBenchmark {
             var fromMemory: IntensityGrid?
             var fromPostGIS: IntensityGrid?
             let draw = { fromDatabase = try source.intensity(in: rect, space: space, kernel: kernel) }
+            // The same rows first: a PostGIS statement that answers other rows gets no time.
+            let rowCheck = try gis.map {
+                try PostgresRowCheck.compare(
+                    source: source, gis: $0, rect: rect, space: space, kernel: kernel, on: gisConnection)
+            }
+            let timedGIS = rowCheck?.same == true ? gis : nil
+            if let rowCheck, !rowCheck.same {
+                log(
+                    "postgres tile \(t.zoom)/\(t.x)/\(t.y)@\(t.scale)x: PostGIS's rows differ from HeatmapKit's, not timed: "
+                        + "\(rowCheck.onlyHeatmapKit) pixels only in HeatmapKit's, \(rowCheck.onlyPostGIS) only in PostGIS's, "
+                        + "weights off by \(rowCheck.largestRelativeDifference) at most; \(rowCheck.examples)")
+            }
             let times: PairedTimes
-            if let gis {
+            if let gis = timedGIS {
                 times = try Measure.paired(
                     repetitions: repetitions, draw,
                     { fromPostGIS = try gis.intensity(in: rect, space: space, kernel: kernel) })
@@ -136,7 +154,8 @@ enum PostgresBenchmark {
                 databaseMilliseconds: database, memoryMilliseconds: memory, ratio: database / max(memory, 1e-9),
                 sameIntensities: same, databaseMinimumMilliseconds: times.firstMinimum,
                 repetitions: times.first.count)
-            if gis != nil {
+            tile.postgisRows = rowCheck
+            if timedGIS != nil {
                 let top = max(fromMemory?.maximum ?? 0, .leastNormalMagnitude)
                 tile.postgisMilliseconds = times.secondMedian
                 tile.postgisMinimumMilliseconds = times.secondMinimum
@@ -148,7 +167,7 @@ enum PostgresBenchmark {
                 let differences: [Float] = zip(gisValues, memoryValues).map { abs($0 - $1) / top }
                 tile.postgisLargestDifference = Double(differences.max() ?? 0)
             }
-            if let gis {
+            if let gis = timedGIS {
                 tile.sql = try PostgresSQLBenchmark.measure(
                     source: source, gis: gis, rect: rect, space: space, kernel: kernel, on: gisConnection)
             }
@@ -171,7 +190,8 @@ enum PostgresBenchmark {
         }
         return PostgresMeasurement(
             rows: rows, importSeconds: seconds, importRowsPerSecond: rate, tiles: measured,
-            normalization: normalization, postgis: postgis)
+            normalization: normalization, postgis: postgis,
+            postgisSameRowsEveryTile: gis == nil ? nil : measured.allSatisfy { $0.postgisRows?.same == true })
     }
 
     /// The comment on `table`, or `nil` (no table, or no comment).

@@ -335,6 +335,10 @@ if options.sections.contains("postgres") {
             }
         }
         log("postgres PostGIS: \(p.postgis)")
+        if p.postgisSameRowsEveryTile == false {
+            let differing = p.tiles.filter { $0.postgisRows?.same == false }.map(\.tile).joined(separator: ", ")
+            log("postgres: PostGIS's rows differ from HeatmapKit's on \(differing): no time for those")
+        }
         if let s = p.serve {
             log(
                 String(
@@ -414,3 +418,5 @@ encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
 let json = try encoder.encode(report)
 FileHandle.standardOutput.write(json + Data("\n".utf8))
 if let path = options.jsonPath { try json.write(to: URL(fileURLWithPath: path)) }
+// A peer that answered something else than HeatmapKit (PostGIS's rows) fails the run, after the report.
+if report.postgres?.postgisSameRowsEveryTile == false { exit(1) }

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTiles
 
 /// `heatmap image DATA --center LAT,LNG --zoom Z --size WxH [options]`: a static image of any
 /// viewport, drawn from the same tiles as `heatmap tile` (seamless), optionally over a base layer.
@@ -98,7 +99,11 @@ struct ImageCommand {
         if let base {
             do {
                 layer = TileStack(
-                    [try URLTileLayer(template: base, name: "base", tileSize: baseTileSize), heatmap])
+                    [
+                        try URLTileLayer(
+                            template: base, name: "base", tileSize: baseTileSize, fetcher: TileFetchBackend.shared),
+                        heatmap,
+                    ])
             } catch {
                 throw .usage(error.description)
             }

@@ -12,7 +12,10 @@ import Synchronization
 /// for up to 30 s, until stopped), `500`, `404`, `204`, `garbage` (200 and text), `close`
 /// (closes without answering), `cut` (200, half a PNG, no length, closed), `big` (200 and a 512 px PNG), `trickle` (a PNG's head, then a
 /// byte every 50 ms), `flood` (200 without a length, then up to 64 MiB as fast as the client
-/// takes it, in 64 KiB chunks). It counts requests in flight.
+/// takes it, in 64 KiB chunks), `huge` (the same up to 2 GiB), `redirect-slow` and `redirect-fast`
+/// (302 to the same path after 300 and 50 ms), `redirect-png` (302 at once to the same tile
+/// under `png`), `redirect-away` (302 at once to the same tile on 127.0.0.2, another origin). It
+/// counts requests in flight.
 public final class Upstream: Sendable {
     /// What the upstream has seen so far.
     public struct Counts: Sendable {
@@ -156,7 +159,17 @@ public final class Upstream: Sendable {
         case "close": return
         case "cut": answer("200 OK", "image/png", Array(png.prefix(png.count / 2)), length: false)
         case "trickle": trickle(fd)
-        case "flood": flood(fd)
+        case "flood": flood(fd, chunks: 1024)
+        case "huge": flood(fd, chunks: 32768)
+        case "redirect-slow", "redirect-fast":
+            pause(mode == "redirect-slow" ? 0.3 : 0.05, fd)
+            redirect(fd, to: path, answer: leave)
+        case "redirect-png":
+            redirect(fd, to: "/png/" + path.split(separator: "/").dropFirst().joined(separator: "/"), answer: leave)
+        case "redirect-away":
+            redirect(
+                fd, to: "http://127.0.0.2:\(port)/png/" + path.split(separator: "/").dropFirst().joined(separator: "/"),
+                answer: leave)
         default: answer("400 Bad Request", "text/plain", [])
         }
     }
@@ -187,13 +200,20 @@ public final class Upstream: Sendable {
         }
     }
 
-    /// 200 with no length and up to 64 MiB of body, counting what the client took.
-    private func flood(_ fd: Int32) {
+    /// 302 to `location`, with an empty body.
+    private func redirect(_ fd: Int32, to location: String, answer leave: () -> Void) {
+        leave()
+        let head = "HTTP/1.1 302 Found\r\nLocation: \(location)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        _ = sendAll(fd, Array(head.utf8))
+    }
+
+    /// 200 with no length and up to `chunks` × 64 KiB of body, counting what the client took.
+    private func flood(_ fd: Int32, chunks: Int) {
         guard sendAll(fd, Array("HTTP/1.1 200 OK\r\nContent-Type: image/png\r\nConnection: close\r\n\r\n".utf8)) else {
             return
         }
         let chunk = png + [UInt8](repeating: 7, count: (1 << 16) - png.count)
-        for _ in 0..<1024 {
+        for _ in 0..<chunks {
             guard !stopped.load(ordering: .acquiring), sendAll(fd, chunk) else { return }
             counts.withLock { $0.floodBytesSent += chunk.count }
         }

@@ -6,6 +6,16 @@ import Testing
 
 /// Every writer's tiles come back from the matching reader, byte for byte, and absent tiles are absent.
 @Suite struct ArchiveRoundTripTests {
+    /// A PNG's signature and IHDR chunk (256 × 256 RGBA): readers answer only bytes framed so.
+    static let pngHead: [UInt8] =
+        [137, 80, 78, 71, 13, 10, 26, 10, 0, 0, 0, 13] + Array("IHDR".utf8) + [0, 0, 1, 0, 0, 0, 1, 0, 8, 6, 0, 0, 0]
+        + [0x5c, 0x72, 0xa8, 0x66]
+    /// The IEND chunk every whole PNG ends with.
+    static let pngEnd: [UInt8] = [0, 0, 0, 0, 73, 69, 78, 68, 174, 66, 96, 130]
+
+    /// `payload` framed as a PNG (head, payload, IEND), as the readers check it.
+    static func framed(_ payload: [UInt8]) -> [UInt8] { pngHead + payload + pngEnd }
+
     /// Tiles with some repeated contents, as dense high zooms have.
     static func tiles(count: Int) -> [(TileCoordinate, [UInt8])] {
         (0..<count).map { i in
@@ -13,7 +23,7 @@ import Testing
             let content =
                 i % 5 == 0
                 ? [UInt8](repeating: 7, count: 40) : (0..<(20 + i % 50)).map { UInt8(truncatingIfNeeded: i &+ $0) }
-            return (tile, content)
+            return (tile, framed(content))
         }
     }
 
@@ -49,7 +59,10 @@ import Testing
             let path = Fixtures.temporaryPath("t.pmtiles")
             defer { try? FileManager.default.removeItem(atPath: path) }
             let tiles = (0..<count).map { i in
-                (TileCoordinate(zoom: 12, x: (i * 7) % 4096, y: (i * 13) / 4096 + 2 * i % 50), Array("tile \(i)".utf8))
+                (
+                    TileCoordinate(zoom: 12, x: (i * 7) % 4096, y: (i * 13) / 4096 + 2 * i % 50),
+                    Self.framed(Array("tile \(i)".utf8))
+                )
             }
             var unique: [TileCoordinate: [UInt8]] = [:]
             for (tile, bytes) in tiles { unique[tile] = unique[tile] ?? bytes }
@@ -137,7 +150,10 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: path) }
         let writer = try MBTilesWriter(path: path, metadata: Fixtures.metadata(), mode: .create, pageLimit: 40)
         let big = (0..<2000).map { i in
-            (TileCoordinate(zoom: 12, x: i, y: 0), (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 31 + i * 7) })
+            (
+                TileCoordinate(zoom: 12, x: i, y: 0),
+                Self.framed((0..<3000).map { UInt8(truncatingIfNeeded: $0 * 31 + i * 7) })
+            )
         }
         var failure: TileArchiveError?
         var index = 0
@@ -164,16 +180,18 @@ import Testing
     func foreign() throws {
         let path = Fixtures.temporaryPath("plain.mbtiles")
         defer { try? FileManager.default.removeItem(atPath: path) }
+        let hex = Self.pngHead.map { String(format: "%02x", $0) }.joined()
+        let end = Self.pngEnd.map { String(format: "%02x", $0) }.joined()
         let database = try SQLiteDatabase(path: path, readOnly: false, create: true)
         try database.execute(
             """
             CREATE TABLE metadata (name TEXT, value TEXT);
             CREATE TABLE tiles (zoom_level INTEGER, tile_column INTEGER, tile_row INTEGER, tile_data BLOB);
             INSERT INTO metadata VALUES ('name', 'plain'), ('format', 'png'), ('minzoom', '2'), ('maxzoom', '3');
-            INSERT INTO tiles VALUES (3, 5, 1, x'0102'), (3, 9, 99, x'05');
+            INSERT INTO tiles VALUES (3, 5, 1, x'\(hex)0102\(end)'), (3, 9, 99, x'\(hex)05\(end)');
             """)
         let reader = try MBTilesReader(path: path)
-        #expect(try reader.tileData(z: 3, x: 5, y: 6) == [1, 2])  // TMS row 1 is XYZ row 8 - 1 - 1
+        #expect(try reader.tileData(z: 3, x: 5, y: 6) == Self.framed([1, 2]))  // TMS row 1 is XYZ row 8 - 1 - 1
         #expect(try reader.tileData(z: 3, x: 5, y: 1) == nil)
         #expect(reader.metadata.name == "plain" && reader.metadata.minZoom == 2 && reader.metadata.maxZoom == 3)
         let resumed = #expect(throws: TileArchiveError.self) {

@@ -52,6 +52,8 @@ import sys, urllib.request
 metrics = urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/metrics", timeout=5).read().decode()
 assert 'route="legend",status="200"' in metrics, "no legend served"
 PY
+# The legend and the controls bar never cover each other, at common window sizes and a phone's.
+timeout 300 python3 Tests/browser/check_layout.py "$URL" 1200x800 1920x1080 800x600 390x844
 # SIGHUP reloads the data in place; SIGTERM stops the server gracefully.
 kill -HUP "$SERVER"
 python3 - "$PORT" <<'PY'

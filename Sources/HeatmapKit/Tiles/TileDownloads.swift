@@ -4,16 +4,16 @@ import Foundation
     import FoundationNetworking
 #endif
 
-/// The URLSession delegate of a ``URLTileLayer``: collects each response's body, cancelling any
-/// that announces or grows beyond `maximumBytes` (so a hostile upstream cannot fill memory), and
-/// answers each download exactly once: when its task completes, or at once with `nil` when the
-/// body grows too large.
+/// The URLSession delegate of a ``URLSessionTileFetcher``: refuses every redirect (the 3xx is
+/// the answer), collects each response's body, cancelling any that announces or grows beyond
+/// `maximumBytes` (so a hostile upstream cannot fill memory), and answers each download exactly
+/// once: when its task completes, or at once with `nil` when the body grows too large.
 final class TileDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable {  // state under `lock`
     private struct Pending {
         var body = Data()
         var status = 0
         var tooLarge = false
-        var finish: @Sendable (([UInt8], Int)?) -> Void
+        var finish: @Sendable (TileResponse?) -> Void
     }
 
     let maximumBytes: Int
@@ -25,7 +25,7 @@ final class TileDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable
     /// Starts `request` on `session`, calling `finish` once with the body and status, or `nil` on
     /// any error, cancellation or oversized body. Returns the task, to cancel it.
     func start(
-        _ request: URLRequest, on session: URLSession, finish: @escaping @Sendable (([UInt8], Int)?) -> Void
+        _ request: URLRequest, on session: URLSession, finish: @escaping @Sendable (TileResponse?) -> Void
     ) -> URLSessionDataTask {
         let task = session.dataTask(with: request)
         lock.lock()
@@ -72,7 +72,16 @@ final class TileDownloads: NSObject, URLSessionDataDelegate, @unchecked Sendable
         lock.unlock()
         guard let entry else { return }
         guard error == nil, !entry.tooLarge, entry.status != 0 else { return entry.finish(nil) }
-        entry.finish(([UInt8](entry.body), entry.status))
+        entry.finish(TileResponse(status: entry.status, body: [UInt8](entry.body)))
+    }
+
+    /// Follows no redirect: the 3xx response completes the task (an upstream cannot point the
+    /// server at another host, and a redirect chain cannot outlast the deadline).
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        completionHandler(nil)
     }
 
     /// Answers `nil` for `task` now; its completion later finds nothing to answer.

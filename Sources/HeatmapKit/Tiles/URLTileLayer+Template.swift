@@ -12,6 +12,19 @@ extension URLTileLayer {
         timeout: Double = 10, maximumRequestsPerHost: Int = 6, cacheBytes: Int = 64 << 20,
         maximumTileBytes: Int = 16 << 20
     ) throws(TileLayerError) {
+        try self.init(
+            template: template, name: name, tileSize: tileSize, zIndex: zIndex, opacity: opacity, timeout: timeout,
+            maximumRequestsPerHost: maximumRequestsPerHost, cacheBytes: cacheBytes, maximumTileBytes: maximumTileBytes,
+            fetcher: nil)
+    }
+
+    /// A layer from a URL template whose `http(s)` tiles come through `fetcher` (`nil`: a
+    /// URLSession of its own).
+    package convenience init(
+        template: String, name: String = "url", tileSize: Int = 256, zIndex: Int = 0, opacity: Double = 1,
+        timeout: Double = 10, maximumRequestsPerHost: Int = 6, cacheBytes: Int = 64 << 20,
+        maximumTileBytes: Int = 16 << 20, fetcher: (any TileFetching)?
+    ) throws(TileLayerError) {
         let hasRow = template.contains("{y}") || template.contains("{-y}")
         guard template.contains("{x}"), hasRow, template.contains("{z}") else {
             throw .invalidLayer("URL template \"\(template)\" needs {z}, {x} and {y} (or {-y})")
@@ -24,7 +37,8 @@ extension URLTileLayer {
         }
         self.init(
             name: name, tileSize: tileSize, zIndex: zIndex, opacity: opacity, timeout: timeout,
-            maximumRequestsPerHost: maximumRequestsPerHost, cacheBytes: cacheBytes, maximumTileBytes: maximumTileBytes
+            maximumRequestsPerHost: maximumRequestsPerHost, cacheBytes: cacheBytes, maximumTileBytes: maximumTileBytes,
+            fetcher: fetcher
         ) { x, y, zoom in
             URL(string: Self.fill(template, x: x, y: y, zoom: zoom))
         }

@@ -1,20 +1,18 @@
 import Foundation
 import Synchronization
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
 /// Tiles from URLs, as Google's `GMSURLTileLayer(urlConstructor:)`: a closure gives each tile's
 /// URL, or `nil` for "no tile".
 ///
 /// - `file://` URLs are read from disk: a missing file is ``TileResult/noTile``; a file that
 ///   cannot be read or is not a PNG of the layer's size is an error naming the layer and path.
-/// - `http://` and `https://` URLs are fetched (URLSession) with a timeout (default 10 s), at
-///   most ``maximumRequestsPerHost`` requests in flight per host (default 6; later requests wait
-///   their turn within the same timeout). 204 and 404 are ``TileResult/noTile``; errors,
-///   timeouts, other statuses (5xx, 429, …) and bodies that are not PNG are
-///   ``TileResult/notAvailableYet``; a PNG of the wrong size is an error naming the layer.
+/// - `http://` and `https://` URLs are fetched (URLSession; libcurl in the `heatmap` command on
+///   Linux) with a timeout (default 10 s), at most ``maximumRequestsPerHost`` requests in flight
+///   per host (default 6; later requests wait their turn within the same timeout). 204 and 404
+///   are ``TileResult/noTile``; errors, timeouts, redirects (never followed), other statuses
+///   (5xx, 429, …), bodies beyond ``maximumTileBytes`` (the transfer stops there) and bodies
+///   that are not PNG are ``TileResult/notAvailableYet``; a PNG of the wrong size is an error
+///   naming the layer.
 /// - Images and "no tile" answers are cached (least recently used out, ``cacheBytes``);
 ///   "not available yet" never is. Requests for a tile being fetched wait for that fetch.
 ///
@@ -59,8 +57,7 @@ public final class URLTileLayer: TileLayer {
     private let cache: TileCache<Key, TileResult>
     private let fetches = Mutex(Fetches())
     let slots: RequestSlots
-    let session: URLSession
-    let downloads: TileDownloads
+    let fetcher: any TileFetching
 
     /// A layer whose tile URLs come from `urlConstructor`.
     ///
@@ -69,10 +66,21 @@ public final class URLTileLayer: TileLayer {
     ///   - maximumRequestsPerHost: requests in flight per host (default 6, as browsers).
     ///   - cacheBytes: memory for cached tiles (default 64 MiB; 0 for none).
     ///   - maximumTileBytes: the largest file or body read (default 16 MiB).
-    public init(
+    public convenience init(
         name: String = "url", tileSize: Int = 256, zIndex: Int = 0, opacity: Double = 1, timeout: Double = 10,
         maximumRequestsPerHost: Int = 6, cacheBytes: Int = 64 << 20, maximumTileBytes: Int = 16 << 20,
         urlConstructor: @escaping URLConstructor
+    ) {
+        self.init(
+            name: name, tileSize: tileSize, zIndex: zIndex, opacity: opacity, timeout: timeout,
+            maximumRequestsPerHost: maximumRequestsPerHost, cacheBytes: cacheBytes, maximumTileBytes: maximumTileBytes,
+            fetcher: nil, urlConstructor: urlConstructor)
+    }
+
+    /// A layer whose `http(s)` tiles come through `fetcher` (`nil`: a URLSession of its own).
+    package init(
+        name: String, tileSize: Int, zIndex: Int, opacity: Double, timeout: Double, maximumRequestsPerHost: Int,
+        cacheBytes: Int, maximumTileBytes: Int, fetcher: (any TileFetching)?, urlConstructor: @escaping URLConstructor
     ) {
         self.maximumTileBytes = min(max(maximumTileBytes, 64), 1 << 30)
         self.name = name
@@ -82,17 +90,11 @@ public final class URLTileLayer: TileLayer {
         appearance = Mutex(LayerAppearance(zIndex: zIndex, opacity: opacity))
         cache = TileCache(capacityBytes: cacheBytes)
         slots = RequestSlots(limit: maximumRequestsPerHost)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = self.timeout
-        configuration.timeoutIntervalForResource = self.timeout
-        configuration.httpMaximumConnectionsPerHost = slots.limit
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        downloads = TileDownloads(maximumBytes: self.maximumTileBytes)
-        session = URLSession(configuration: configuration, delegate: downloads, delegateQueue: nil)
+        self.fetcher =
+            fetcher
+            ?? URLSessionTileFetcher(
+                timeout: self.timeout, maximumConnectionsPerHost: slots.limit, maximumBytes: self.maximumTileBytes)
     }
-
-    deinit { session.invalidateAndCancel() }
 
     /// The layer's place in a stack; may be changed at any time.
     public var zIndex: Int {

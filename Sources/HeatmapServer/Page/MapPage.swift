@@ -37,17 +37,24 @@ enum MapPage {
             \(tags)
             <style>
               html, body, #map { height: 100%; margin: 0; }
-              #controls { position: absolute; z-index: 1000; bottom: 24px; left: 10px; padding: 6px 10px;
+              /* One bottom panel: the controls on the left, the legend on the right; when both do
+                 not fit on one line the legend wraps above, so neither ever covers the other. */
+              #panel { position: absolute; z-index: 1000; bottom: 24px; left: 10px; right: 10px; display: flex;
+                flex-wrap: wrap-reverse; align-items: flex-end; gap: 6px; pointer-events: none; }
+              #panel > * { pointer-events: auto; }
+              #controls { flex: 0 1 auto; min-width: 0; padding: 6px 10px; box-sizing: border-box;
                 background: rgba(255, 255, 255, 0.9); border-radius: 4px; font: 13px sans-serif; }
-              #controls label { margin-right: 10px; }
-              #legend { position: absolute; z-index: 1000; bottom: 24px; right: 10px; width: 256px; height: 40px;
+              #controls label { margin-right: 10px; display: inline-block; }
+              #legend { flex: 0 0 auto; margin-left: auto; width: 256px; height: 40px; max-width: 100%;
                 border-radius: 4px; display: none; }
             </style>
             </head>
             <body>
             <div id="map"></div>
-            <img id="legend" alt="legend">
+            <div id="panel">
             <div id="controls"></div>
+            <img id="legend" alt="legend">
+            </div>
             <script>
             "use strict";
             const BASE_MAP = \(jsString(baseMapURL));

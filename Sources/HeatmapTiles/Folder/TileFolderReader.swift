@@ -1,9 +1,16 @@
 import Foundation
 
 /// Reads a folder of `{z}/{x}/{y}.png` (`@2x`, `@3x` by its metadata's scale) from any thread.
+///
+/// Only regular files inside the folder are read: a tile whose resolved path leaves the folder
+/// (a symbolic link to `/etc/passwd`, or a linked `z` or `x` folder elsewhere), a device, FIFO
+/// or socket, a file over 16 MiB, and a file that is not a PNG are errors naming the file. A
+/// link inside the folder to a tile inside it is followed (deduplicated tile sets use them).
 public struct TileFolderReader: TileArchiveReader {
     /// The folder.
     public let path: String
+    /// The folder resolved (absolute, without links): every tile read lies inside it.
+    let root: String
     /// From `metadata.json`, or defaults when there is none.
     public let metadata: TileMetadata
 
@@ -17,9 +24,13 @@ public struct TileFolderReader: TileArchiveReader {
             throw TileArchiveError(.invalid, path: folder, "is not a folder")
         }
         self.path = folder
+        guard let root = try POSIXFile.resolved(folder) else {
+            throw TileArchiveError(.invalid, path: folder, "is not a folder")
+        }
+        self.root = root
         let metadataPath = folder + "/" + TileFolderWriter.metadataFile
-        if FileManager.default.fileExists(atPath: metadataPath) {
-            metadata = try Self.readMetadata(metadataPath)
+        if let data = try POSIXFile.readContained(metadataPath, inside: root, limit: StoredTile.maximumBytes) {
+            metadata = try Self.decodeMetadata(data, path: metadataPath)
         } else {
             metadata = TileMetadata(
                 name: folder.split(separator: "/").last.map(String.init) ?? folder,
@@ -29,11 +40,16 @@ public struct TileFolderReader: TileArchiveReader {
     }
 
     /// The tile's file, or `nil` when there is none.
+    ///
+    /// - Throws: ``TileArchiveError`` when the file leads out of the folder, is not a regular
+    ///   file, is over 16 MiB or is not a PNG.
     public func tileData(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
         guard TileCoordinate(zoom: z, x: x, y: y).isValid else { return nil }
         let file = "\(path)/\(z)/\(x)/" + TileFolderWriter.fileName(y: y, scale: metadata.scale)
-        guard let data = FileManager.default.contents(atPath: file) else { return nil }
-        return [UInt8](data)
+        guard let bytes = try POSIXFile.readContained(file, inside: root, limit: StoredTile.maximumBytes) else {
+            return nil
+        }
+        return try StoredTile.checked(bytes, z: z, x: x, y: y, path: file)
     }
 
     static func encode(_ metadata: TileMetadata) -> [UInt8] {
@@ -46,8 +62,12 @@ public struct TileFolderReader: TileArchiveReader {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TileArchiveError(.invalid, path: path, "cannot be read")
         }
+        return try decodeMetadata([UInt8](data), path: path)
+    }
+
+    static func decodeMetadata(_ data: [UInt8], path: String) throws(TileArchiveError) -> TileMetadata {
         do {
-            return try JSONDecoder().decode(TileMetadata.self, from: data)
+            return try JSONDecoder().decode(TileMetadata.self, from: Data(data))
         } catch {
             throw TileArchiveError(.invalid, path: path, "is not the metadata heatmap render writes: \(error)")
         }

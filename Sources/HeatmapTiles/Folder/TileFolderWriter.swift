@@ -107,6 +107,7 @@ public final class TileFolderWriter: TileSink {
         }
         try writeFile(folder + "/" + Self.fileName(y: tile.y, scale: metadata.scale), bytes: data)
         bytesWritten += data.count
+        committedTiles = (committedTiles ?? 0) + 1
     }
 
     private func writeFile(_ target: String, bytes: [UInt8]) throws(TileArchiveError) {
@@ -120,6 +121,9 @@ public final class TileFolderWriter: TileSink {
         }
         try POSIXFile.rename(temporary, to: target)
     }
+
+    /// The tiles renamed into place so far.
+    public private(set) var committedTiles: Int? = 0
 
     /// Nothing to do: every file is in place once written.
     public func checkpoint() throws(TileArchiveError) {}

@@ -12,6 +12,8 @@ public final class MBTilesWriter: TileSink {
     private let selectImage: SQLiteStatement
     private let insertMap: SQLiteStatement
     private var pending = 0
+    /// The tiles of this writer committed so far (a failed commit's are not).
+    public private(set) var committedTiles: Int? = 0
     private var inTransaction = false
     private let resuming: Bool
     /// The bytes of tile data stored by this writer (shared images counted once).
@@ -128,6 +130,7 @@ public final class MBTilesWriter: TileSink {
         guard inTransaction else { return }
         try database.execute("COMMIT")
         inTransaction = false
+        committedTiles = (committedTiles ?? 0) + pending
         pending = 0
     }
 

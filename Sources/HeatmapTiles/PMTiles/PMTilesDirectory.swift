@@ -1,3 +1,5 @@
+import HeatmapKit
+
 /// One entry of a PMTiles v3 directory: a run of `runLength` tiles from `tileID` that share the
 /// bytes at `offset` (tile data), or with `runLength` 0 a leaf directory at `offset`.
 struct PMTilesEntry: Sendable, Hashable {
@@ -7,10 +9,27 @@ struct PMTilesEntry: Sendable, Hashable {
     var runLength: UInt64
 }
 
+/// A parsed leaf directory as the reader caches it, costed by its entries' memory.
+struct PMTilesLeaf: CacheCost {
+    var entries: [PMTilesEntry]
+    var cacheCost: Int { HeapCost.array(entries) }
+}
+
 /// Directories as PMTiles v3 stores them: the entry count, then column by column the tile id
 /// deltas, run lengths, lengths and offsets (0 for "right after the previous entry", else
 /// offset + 1), all as unsigned LEB128 varints.
+///
+/// Bounded for hostile files: a directory of at most ``maximumEntries`` entries and
+/// ``maximumBytes`` bytes (stored and inflated). Real ones are far smaller: the root must fit
+/// in the file's first 16 KiB with the header, and writers (go-pmtiles, the Python `pmtiles`)
+/// start leaves at 4,096 entries, growing them by a fifth only until the root fits, which
+/// leaves a planet's leaves at tens of thousands of entries, a few hundred KiB inflated.
 enum PMTilesDirectory {
+    /// The most entries one directory may hold: 262,144 (8 MiB parsed).
+    static let maximumEntries = 1 << 18
+    /// The most bytes one directory may take, stored or inflated: 8 MiB (an entry takes at
+    /// least 4 bytes, one per column).
+    static let maximumBytes = 8 << 20
     static func serialize(_ entries: [PMTilesEntry]) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(entries.count * 6 + 8)
@@ -35,7 +54,9 @@ enum PMTilesDirectory {
     /// Parses a directory, checking every count and sum against overflow.
     static func parse(_ bytes: [UInt8]) -> [PMTilesEntry]? {
         var position = 0
-        guard let count = readVarint(bytes, &position), count <= UInt64(bytes.count) else { return nil }
+        guard let count = readVarint(bytes, &position), count <= UInt64(maximumEntries),
+            count * 4 <= UInt64(bytes.count)
+        else { return nil }
         let n = Int(count)
         var entries = [PMTilesEntry](repeating: PMTilesEntry(tileID: 0, offset: 0, length: 0, runLength: 0), count: n)
         var last: UInt64 = 0

@@ -1,8 +1,11 @@
 import Foundation
 import HeatmapKit
-import Synchronization
 
 /// Reads tiles from a PMTiles v3 file (directories gzip-compressed or not), from any thread.
+///
+/// Bounded for hostile files: a directory over 262,144 entries or 8 MiB (stored or inflated)
+/// is an error, parsed leaves are cached within ``leafCacheBytes`` (least recently used out),
+/// a tile over 16 MiB or not a PNG is an error naming it.
 public final class PMTilesReader: TileArchiveReader {
     private struct File: @unchecked Sendable {  // pread only, which is safe from any thread
         let file: POSIXFile
@@ -11,7 +14,11 @@ public final class PMTilesReader: TileArchiveReader {
     private let file: File
     private let header: PMTilesHeader
     private let root: [PMTilesEntry]
-    private let leaves = Mutex<[UInt64: [PMTilesEntry]]>([:])
+    private let leaves: TileCache<UInt64, PMTilesLeaf>
+    /// The most memory parsed leaf directories may keep, in bytes (default 32 MiB).
+    public var leafCacheBytes: Int { leaves.capacityBytes }
+    /// The memory the cached leaves hold now, in bytes.
+    var leafCacheBytesHeld: Int { leaves.bytes }
     /// The header's area and zooms with the JSON metadata's name, scale and options.
     public let metadata: TileMetadata
     /// The file.
@@ -20,8 +27,14 @@ public final class PMTilesReader: TileArchiveReader {
     /// Opens a file and reads its header, root directory and metadata.
     ///
     /// - Throws: ``TileArchiveError`` when it is missing, not PMTiles v3 or not of PNG tiles.
-    public init(path: String) throws(TileArchiveError) {
+    public convenience init(path: String) throws(TileArchiveError) {
+        try self.init(path: path, leafCacheBytes: 32 << 20)
+    }
+
+    /// Opens a file, parsed leaf directories cached within `leafCacheBytes`.
+    package init(path: String, leafCacheBytes: Int) throws(TileArchiveError) {
         self.path = path
+        leaves = TileCache(capacityBytes: leafCacheBytes)
         let opened = try POSIXFile(path: path, writing: false)
         file = File(file: opened)
         guard let header = PMTilesHeader(try opened.read(count: PMTilesHeader.size, at: 0)) else {
@@ -39,27 +52,34 @@ public final class PMTilesReader: TileArchiveReader {
         ] where offset > size || length > size - offset {
             throw TileArchiveError(.invalid, path: path, "is shorter than its header says")
         }
-        let rootBytes = try Self.section(opened, header, header.rootOffset, header.rootLength, path: path)
+        let rootBytes = try Self.section(
+            opened, header, header.rootOffset, header.rootLength, limit: PMTilesDirectory.maximumBytes, path: path)
         guard let root = PMTilesDirectory.parse(rootBytes) else {
-            throw TileArchiveError(.invalid, path: path, "has a damaged root directory")
+            throw TileArchiveError(.invalid, path: path, "has a damaged root directory (or one over 262,144 entries)")
         }
         self.root = root
-        let json = try Self.section(opened, header, header.metadataOffset, header.metadataLength, path: path)
+        let json = try Self.section(
+            opened, header, header.metadataOffset, header.metadataLength, limit: 64 << 20, path: path)
         metadata = Self.metadata(header: header, json: json, path: path)
     }
 
+    /// A section of at most `limit` bytes, stored and inflated.
     private static func section(
-        _ file: POSIXFile, _ header: PMTilesHeader, _ offset: UInt64, _ length: UInt64, path: String
+        _ file: POSIXFile, _ header: PMTilesHeader, _ offset: UInt64, _ length: UInt64, limit: Int, path: String
     )
         throws(TileArchiveError) -> [UInt8]
     {
-        guard length <= 1 << 28 else { throw TileArchiveError(.invalid, path: path, "has a directory over 256 MiB") }
+        guard length <= UInt64(limit) else {
+            throw TileArchiveError(.invalid, path: path, "has a directory or metadata over \(limit >> 20) MiB")
+        }
         let raw = try file.read(count: Int(length), at: Int(offset))
         switch header.internalCompression {
         case PMTilesHeader.compressionNone, 0: return raw
         case PMTilesHeader.compressionGzip:
-            guard let inflated = Gzip.decompress(raw) else {
-                throw TileArchiveError(.invalid, path: path, "has a damaged gzip directory or metadata")
+            guard let inflated = Gzip.decompress(raw, limit: limit) else {
+                throw TileArchiveError(
+                    .invalid, path: path,
+                    "has a damaged gzip directory or metadata (or one inflating beyond \(limit >> 20) MiB)")
             }
             return inflated
         default:
@@ -101,7 +121,11 @@ public final class PMTilesReader: TileArchiveReader {
                 guard entry.length <= header.dataLength, entry.offset <= header.dataLength - entry.length else {
                     throw TileArchiveError(.invalid, path: path, "has a tile beyond its data")
                 }
-                return try file.file.read(count: Int(entry.length), at: Int(header.dataOffset + entry.offset))
+                guard entry.length <= UInt64(StoredTile.maximumBytes) else {
+                    throw StoredTile.tooLarge(z: z, x: x, y: y, bytes: Int(entry.length), path: path)
+                }
+                let bytes = try file.file.read(count: Int(entry.length), at: Int(header.dataOffset + entry.offset))
+                return try StoredTile.checked(bytes, z: z, x: x, y: y, path: path)
             }
             directory = try leaf(entry)
         }
@@ -109,18 +133,17 @@ public final class PMTilesReader: TileArchiveReader {
     }
 
     private func leaf(_ entry: PMTilesEntry) throws(TileArchiveError) -> [PMTilesEntry] {
-        if let cached = leaves.withLock({ $0[entry.offset] }) { return cached }
+        if let cached = leaves[entry.offset] { return cached.entries }
         guard entry.length <= header.leafLength, entry.offset <= header.leafLength - entry.length else {
             throw TileArchiveError(.invalid, path: path, "has a leaf directory beyond its section")
         }
-        let bytes = try Self.section(file.file, header, header.leafOffset + entry.offset, entry.length, path: path)
+        let bytes = try Self.section(
+            file.file, header, header.leafOffset + entry.offset, entry.length, limit: PMTilesDirectory.maximumBytes,
+            path: path)
         guard let parsed = PMTilesDirectory.parse(bytes) else {
-            throw TileArchiveError(.invalid, path: path, "has a damaged leaf directory")
+            throw TileArchiveError(.invalid, path: path, "has a damaged leaf directory (or one over 262,144 entries)")
         }
-        leaves.withLock { cache in
-            if cache.count >= 64 { cache.removeAll() }
-            cache[entry.offset] = parsed
-        }
+        leaves.insert(PMTilesLeaf(entries: parsed), for: entry.offset)
         return parsed
     }
 }

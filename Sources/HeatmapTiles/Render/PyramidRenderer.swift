@@ -49,7 +49,7 @@ public struct PyramidRenderer: Sendable {
                 written: progress.written.load(ordering: .relaxed), empty: progress.empty.load(ordering: .relaxed),
                 resumed: progress.resumed.load(ordering: .relaxed), bytes: sink.bytesWritten,
                 seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
-                interrupted: interrupted, kept: kept)
+                interrupted: interrupted, kept: kept, committed: sink.committedTiles)
         }
         let stored: Set<TileCoordinate>
         do {

@@ -47,11 +47,16 @@ public struct RenderSummary: Sendable, Hashable {
     public var interrupted: Bool
     /// Whether the output keeps the finished tiles (MBTiles and folders do; PMTiles not).
     public var kept: Bool
+    /// The tiles the output holds at the end: those it held (resumed) and those committed; after
+    /// a failed commit (a full disk) fewer than were written.
+    public var keptTiles: Int
 
-    /// Creates a summary.
+    /// Creates a summary; `committed` is the tiles written that the output kept (default: all).
     package init(
-        written: Int, empty: Int, resumed: Int, bytes: Int, seconds: Double, interrupted: Bool, kept: Bool
+        written: Int, empty: Int, resumed: Int, bytes: Int, seconds: Double, interrupted: Bool, kept: Bool,
+        committed: Int? = nil
     ) {
+        keptTiles = resumed + min(committed ?? written, written)
         self.written = written
         self.empty = empty
         self.resumed = resumed
@@ -72,6 +77,6 @@ public struct RenderFailure: Error, Sendable, CustomStringConvertible {
     /// The reason, and what became of the output.
     public var description: String {
         guard summary.kept else { return reason + "; no output was left" }
-        return reason + "; the \(summary.written + summary.resumed) tiles finished are kept, --resume continues"
+        return reason + "; the \(summary.keptTiles) tiles committed are kept, --resume continues"
     }
 }

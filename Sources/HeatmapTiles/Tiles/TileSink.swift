@@ -23,6 +23,15 @@ public protocol TileSink: AnyObject {
 
     /// The bytes of tile data written by this sink so far.
     var bytesWritten: Int { get }
+
+    /// The tiles written by this sink that are durable (committed, renamed into place), when the
+    /// format tells; `nil` when it does not (then every tile written counts as kept).
+    var committedTiles: Int? { get }
+}
+
+extension TileSink {
+    /// Not told: every tile written counts as kept.
+    public var committedTiles: Int? { nil }
 }
 
 /// How to treat an output that exists already.

@@ -83,6 +83,17 @@ import Testing
         #expect(try await good.tile(TileRequest(x: 0, y: 0, zoom: 0)) == .image(upstream.png))
     }
 
+    @Test("URLSession follows no redirect, to the same origin or another: not available yet, one request")
+    func redirects() async throws {
+        let upstream = try Upstream()
+        defer { upstream.stop() }
+        for mode in ["redirect-png", "redirect-away"] {
+            let layer = try URLTileLayer(template: upstream.template(mode), timeout: Self.patient)
+            #expect(try await layer.tile(TileRequest(x: 1, y: 0, zoom: 1)) == .notAvailableYet, "\(mode)")
+        }
+        #expect(upstream.snapshot.paths == ["/redirect-png/1/1/0.png", "/redirect-away/1/1/0.png"])
+    }
+
     @Test("images and no tile are cached, not-available-yet is not; clearTileCache() asks again")
     func caching() async throws {
         let upstream = try Upstream()

@@ -49,9 +49,15 @@ final class ServeProcess: @unchecked Sendable {  // one thread at a time
     }
 
     /// Resident memory in bytes, from /proc/PID/status.
-    func residentBytes() -> Int? {
+    func residentBytes() -> Int? { status("VmRSS:") }
+
+    /// The most resident memory so far in bytes (VmHWM of /proc/PID/status).
+    func peakResidentBytes() -> Int? { status("VmHWM:") }
+
+    /// A size in kB of /proc/PID/status, in bytes.
+    private func status(_ field: String) -> Int? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        for line in text.split(separator: "\n") where line.hasPrefix("VmRSS:") {
+        for line in text.split(separator: "\n") where line.hasPrefix(field) {
             return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }.map { $0 * 1024 }
         }
         return nil
