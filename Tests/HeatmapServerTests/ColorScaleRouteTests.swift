@@ -67,7 +67,8 @@ import Testing
         let catalog = try client.get("/catalog").text
         for name in Gradient.presetNames { #expect(catalog.contains("\"\(name)\""), "\(name)") }
         // The page makes a control of each the catalog lists (from the settings' schema).
-        #expect(catalog.contains(#"{"kind":"choice","label":"scale","name":"color-scale","options":["","linear","sqrt","log"]"#))
+        let control = #"{"kind":"choice","label":"scale","name":"color-scale","options":["","linear","sqrt","log"]"#
+        #expect(catalog.contains(control))
         let page = try client.get("/").text
         #expect(page.contains("catalog.controls.map"))
     }

@@ -120,7 +120,9 @@ extension KernelRouteTests {
         let servers = try Servers()
         defer { servers.stop() }
         let catalog = try servers.client().get("/catalog").text
-        #expect(catalog.contains(#"{"kind":"number","label":"or metres","min":0,"name":"radius-meters","placeholder":"off","step":100}"#))
+        let control =
+            #"{"kind":"number","label":"or metres","min":0,"name":"radius-meters","placeholder":"off","step":100}"#
+        #expect(catalog.contains(control))
     }
 }
 

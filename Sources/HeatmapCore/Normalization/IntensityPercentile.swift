@@ -46,7 +46,7 @@ public struct IntensityPercentile: Sendable, Hashable {
     package static let defaultPixelLimit = 1 << 28
 
     /// Whether `p` is a usable percentile: a number in 0 < p ≤ 100.
-    public static func isValid(_ p: Double) -> Bool { p.isFinite && p > 0 && p <= 100 }
+    package static func isValid(_ p: Double) -> Bool { p.isFinite && p > 0 && p <= 100 }
 }
 
 /// Finds an ``IntensityPercentile`` from any source of intensities.

@@ -24,7 +24,7 @@ extension HeatmapError {
 extension HeatmapError {
     /// Whether this is a source's failure or timeout (``sourceFailed(_:)``,
     /// ``sourceTimedOut(_:)``), whose text may name the database's host, user, table or SQL.
-    public var isSourceFailure: Bool {
+    package var isSourceFailure: Bool {
         switch self {
         case .sourceFailed, .sourceTimedOut: return true
         default: return false

@@ -61,7 +61,7 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// ``minimumZoomIntensity``...``maximumZoomIntensity``. Between them every zoom has its own
     /// exact maximum (nothing is interpolated, as in Google's Android utility); beyond them the
     /// end zoom's maximum holds.
-    public func normalizationZoom(_ zoom: Int) -> Int {
+    package func normalizationZoom(_ zoom: Int) -> Int {
         var clamped = zoom
         if let low = minimumZoomIntensity { clamped = max(clamped, low) }
         if let high = maximumZoomIntensity { clamped = min(clamped, high) }

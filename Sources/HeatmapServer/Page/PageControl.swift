@@ -30,8 +30,8 @@ extension SettingsSchema {
                 return PageControl(name: row.name, kind: "slider", label: row.label, min: min, max: max, step: step)
             case .number(let min, let max, let step, let placeholder)?:
                 return PageControl(
-                    name: row.name, kind: "number", label: row.label, min: min, max: max.isFinite ? max : nil, step: step,
-                    placeholder: placeholder)
+                    name: row.name, kind: "number", label: row.label, min: min, max: max.isFinite ? max : nil,
+                    step: step, placeholder: placeholder)
             case .choice(let options, let unset)?:
                 return PageControl(name: row.name, kind: "choice", label: row.label, options: options, unset: unset)
             case .gradient?:

@@ -13,7 +13,7 @@ public final class TileFolderWriter: TileSink {
     public private(set) var bytesWritten = 0
 
     /// The name of the metadata file in the folder.
-    public static let metadataFile = "metadata.json"
+    package static let metadataFile = "metadata.json"
 
     /// Creates the folder (and its parents) and writes `metadata.json`.
     ///
@@ -68,7 +68,7 @@ public final class TileFolderWriter: TileSink {
     }
 
     /// The file name of a tile's row at a scale: `7.png`, `7@2x.png`.
-    public static func fileName(y: Int, scale: Int) -> String {
+    package static func fileName(y: Int, scale: Int) -> String {
         scale == 1 ? "\(y).png" : "\(y)@\(scale)x.png"
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// that an interrupted render leaves a valid file with every finished tile (see ``MBTilesSchema``).
 public final class MBTilesWriter: TileSink {
     /// The most tiles in one transaction.
-    public static let batchSize = 512
+    package static let batchSize = 512
 
     let database: SQLiteDatabase
     let path: String

@@ -28,7 +28,7 @@ public struct PyramidRenderer: Sendable {
     }
 
     /// The most encoded tiles waiting for the writer: 4 a thread, at least 16.
-    public static func queueCapacity(jobs: Int) -> Int { max(16, 4 * jobs) }
+    package static func queueCapacity(jobs: Int) -> Int { max(16, 4 * jobs) }
 
     private enum Item: Sendable {
         case tile(TileCoordinate, [UInt8])

@@ -51,7 +51,7 @@ public struct TileLegend: Sendable, Hashable, Codable {
 
 extension TileMetadata {
     /// ``legends`` as one line of JSON with sorted keys, `nil` when there are none.
-    public var legendsJSON: String? {
+    package var legendsJSON: String? {
         guard let legends, !legends.isEmpty else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -45,7 +45,7 @@ public struct TileMetadata: Sendable, Hashable, Codable {
     public var tileSize: Int { 256 * scale }
 
     /// The options as one line of JSON with sorted keys, as archives store them.
-    public var optionsJSON: String {
+    package var optionsJSON: String {
         let pairs = options.keys.sorted().map { key in "\(Self.quoted(key)):\(Self.quoted(options[key] ?? ""))" }
         return "{" + pairs.joined(separator: ",") + "}"
     }
