@@ -7,7 +7,6 @@
 @_exported import struct HeatmapCore.Gradient
 @_exported import enum HeatmapCore.HeatmapError
 @_exported import struct HeatmapCore.IntensityGrid
-@_exported import struct HeatmapCore.IntensityPercentile
 @_exported import struct HeatmapCore.MeanGrid
 @_exported import struct HeatmapCore.RGBAColor
 @_exported import struct HeatmapCore.RGBAImage

@@ -54,7 +54,7 @@ public struct Legend: Sendable, Hashable {
     /// Stops a legend has unless asked otherwise.
     public static let defaultStops = 5
     /// The most stops a legend has.
-    public static let maximumStops = 64
+    package static let maximumStops = 64
 }
 
 /// One stop of a ``Legend``.

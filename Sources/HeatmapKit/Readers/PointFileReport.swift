@@ -33,7 +33,7 @@ public struct PointFileReport: Sendable, Hashable {
     package var headerFieldCount: Int? = nil
 
     /// One line for people: `12 rows skipped (lines 4, 9, …)`, or `nil` when none were.
-    public var skipSummary: String? {
+    package var skipSummary: String? {
         guard skippedCount > 0 else { return nil }
         let lines = skippedLines.map(String.init).joined(separator: ", ")
         let more = skippedCount > skippedLines.count ? ", …" : ""
@@ -65,10 +65,10 @@ public struct PointBounds: Sendable, Hashable, Codable {
     }
 
     /// Whether the box crosses the antimeridian (`west > east`).
-    public var crossesAntimeridian: Bool { west > east }
+    package var crossesAntimeridian: Bool { west > east }
 
     /// The box's width in degrees of longitude, 0...360.
-    public var longitudeSpan: Double { crossesAntimeridian ? east + 360 - west : east - west }
+    package var longitudeSpan: Double { crossesAntimeridian ? east + 360 - west : east - west }
 }
 
 /// The minimum, maximum, sum and mean of the weights read.

@@ -42,14 +42,14 @@ public final class URLTileLayer: TileLayer {
     /// The side of its images in pixels, 256 (default) or 512 for high-DPI tiles.
     public let tileSize: Int
     /// The longest one tile may take, waiting for a slot included, in seconds.
-    public let timeout: Double
+    package let timeout: Double
     /// The most requests in flight to one host.
-    public var maximumRequestsPerHost: Int { slots.limit }
+    package var maximumRequestsPerHost: Int { slots.limit }
     /// The most memory cached tiles may use.
-    public var cacheBytes: Int { cache.capacityBytes }
+    package var cacheBytes: Int { cache.capacityBytes }
     /// The largest file or response body read, in bytes (default 16 MiB): a response that
     /// announces or grows beyond it is cut off (not available yet), a larger file is an error.
-    public let maximumTileBytes: Int
+    package let maximumTileBytes: Int
 
     private let urlConstructor: URLConstructor
     private let appearance: Mutex<LayerAppearance>

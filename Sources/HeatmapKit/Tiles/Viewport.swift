@@ -20,7 +20,7 @@ public struct Viewport: Sendable, Hashable {
     public var scale: Int
 
     /// The largest width or height of an image, in pixels.
-    public static let maximumPixels = 4096
+    package static let maximumPixels = 4096
 
     /// A viewport of `width × height` points around `center` at `zoom` and `scale` (default 1).
     public init(center: Coordinate, zoom: Int, width: Int, height: Int, scale: Int = 1) {
@@ -41,7 +41,7 @@ public struct Viewport: Sendable, Hashable {
     /// Checks every value.
     ///
     /// - Throws: ``TileLayerError/invalidViewport(_:)`` saying which value is wrong and what is allowed.
-    public func validate() throws(TileLayerError) {
+    package func validate() throws(TileLayerError) {
         guard center.latitude.isFinite, (-90...90).contains(center.latitude) else {
             throw .invalidViewport("latitude \(center.latitude) is outside -90...90")
         }

@@ -10,9 +10,9 @@ public struct PostgresMeanChannels: Sendable {
     /// Σ wᵢ·(vᵢ − LO) per pixel over the same rows.
     package let shiftedValues: PostgresSource
     /// LO...HI; 0...0 without rows.
-    public let values: ClosedRange<Double>
+    package let values: ClosedRange<Double>
     /// The rows drawn.
-    public let rows: Int
+    package let rows: Int
 }
 
 extension PostgresSource {

@@ -65,7 +65,7 @@ public final class PostgresSource: WeightSource {
 
     /// For a plain table whose positions no index covers, the statement that would make its
     /// tiles fast (each tile reads the whole table without it); `nil` otherwise.
-    public var suggestedIndex: String? { layout.keyIndexed ? nil : layout.suggestedIndex }
+    package var suggestedIndex: String? { layout.keyIndexed ? nil : layout.suggestedIndex }
 
     /// Adds the weight of each occupied pixel of `query`: the rows in its rectangle, summed
     /// per pixel in the database.

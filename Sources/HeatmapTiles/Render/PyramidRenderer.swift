@@ -11,13 +11,13 @@ import Synchronization
 /// The writer makes the sink's tiles durable at least once a second (``TileSink/checkpoint()``).
 public struct PyramidRenderer: Sendable {
     /// The layer that draws the tiles (its own cache is not needed: use `cacheBytes: 0`).
-    public var layer: any TileLayer
+    package var layer: any TileLayer
     /// The tiles.
-    public var walk: PyramidWalk
+    package var walk: PyramidWalk
     /// Pixels per point.
-    public var scale: Int
+    package var scale: Int
     /// Render threads.
-    public var jobs: Int
+    package var jobs: Int
 
     /// Creates a renderer.
     public init(layer: any TileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
@@ -36,11 +36,34 @@ public struct PyramidRenderer: Sendable {
         case finished
     }
 
+    /// Renders into the archive at `path` (`.mbtiles`, `.pmtiles`, or a folder: ``TileArchive/kind(of:)``)
+    /// with `metadata`: `mode` says whether an existing archive is refused (`.create`), replaced
+    /// (`.overwrite`) or completed (`.resume`, skipping the tiles it holds). Renders until the
+    /// walk ends or `progress` asks to stop; then finishes the archive (or, when stopped, keeps
+    /// what it can).
+    ///
+    /// - Throws: ``RenderFailure`` when the archive cannot be opened, a tile cannot be drawn or
+    ///   the archive cannot be written.
+    public func render(
+        to path: String, metadata: TileMetadata, mode: OutputMode = .create, progress: RenderProgress = RenderProgress()
+    ) throws(RenderFailure) -> RenderSummary {
+        let sink: any TileSink
+        do {
+            sink = try TileArchive.writer(path, metadata: metadata, mode: mode)
+        } catch {
+            throw RenderFailure(
+                reason: error.description,
+                summary: RenderSummary(
+                    written: 0, empty: 0, resumed: 0, bytes: 0, seconds: 0, interrupted: false, kept: false))
+        }
+        return try render(into: sink, progress: progress)
+    }
+
     /// Renders into `sink`, skipping the tiles it holds already, until the walk ends or
     /// `progress` asks to stop; then finishes the sink (or, when stopped, keeps what it can).
     ///
     /// - Throws: ``RenderFailure`` when a tile cannot be drawn or the sink cannot write.
-    public func render(into sink: some TileSink, progress: RenderProgress) throws(RenderFailure) -> RenderSummary {
+    package func render(into sink: some TileSink, progress: RenderProgress) throws(RenderFailure) -> RenderSummary {
         let clock = ContinuousClock()
         let start = clock.now
         func summary(interrupted: Bool, kept: Bool) -> RenderSummary {

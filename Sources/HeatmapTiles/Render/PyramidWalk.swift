@@ -79,7 +79,7 @@ public struct PyramidWalk: Sendable {
     }
 
     /// The next tile that can hold data, or `nil` at the end.
-    public mutating func next() -> TileCoordinate? {
+    package mutating func next() -> TileCoordinate? {
         while let tile = stack.popLast() {
             if let area, !area.contains(tile) { continue }
             do {
@@ -103,7 +103,7 @@ public struct PyramidWalk: Sendable {
     /// How many tiles the walk visits, as ``count(while:)``, or the source's failure.
     ///
     /// - Throws: ``HeatmapError`` when the source cannot answer.
-    public func counted(while proceed: () -> Bool = { true }) throws(HeatmapError) -> Int {
+    package func counted(while proceed: () -> Bool = { true }) throws(HeatmapError) -> Int {
         var walk = self
         var total = 0
         while walk.next() != nil {

@@ -20,7 +20,7 @@ extension RenderProgress {
 extension RenderSummary {
     /// The summary `heatmap render` prints: tiles written, empty and kept, bytes, time, and
     /// what an interruption left.
-    public func text(output: String) -> String {
+    package func text(output: String) -> String {
         let rate = seconds > 0 ? Double(written + empty) / seconds : 0
         var text = "\(output): \(RenderText.grouped(written)) tiles written, \(RenderText.grouped(empty)) empty"
         if resumed > 0 { text += ", \(RenderText.grouped(resumed)) kept from before" }

@@ -23,7 +23,7 @@ public struct TileMetadata: Sendable, Hashable, Codable {
     public var options: [String: String]
     /// Each zoom's legend (keys "0"..."22"; see TileLegend.swift), or `nil`: additive, so that
     /// resuming compares ``options`` alone and archives written before legends still resume.
-    public var legends: [String: TileLegend]? = nil
+    package var legends: [String: TileLegend]? = nil
 
     /// Creates metadata.
     public init(
