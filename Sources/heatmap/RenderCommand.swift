@@ -114,7 +114,8 @@ struct RenderCommand {
                 ? list.positionals.count <= 1 && (list.positionals.count == 1 || given > 0)
                 : list.positionals.isEmpty && given == 0 && selected == nil
         else {
-            let what = postgres == nil ? "DATA (or --layer, --config)" : "no DATA, --layer or --config with --postgres"
+            let what =
+                postgres == nil ? "DATA (or --layer, --config)" : "no DATA with --postgres (nor --layer or --config)"
             throw .usage("render needs \(what), got \(list.positionals.count) arguments\n\(Self.usage)")
         }
         try Self.refuseWithPostgres(list, postgres: postgres != nil)
