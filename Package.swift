@@ -18,6 +18,8 @@ let package = Package(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
         .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CEpoll"),
+        // WebP tiles, for the server and the command only: the HeatmapKit product needs no libwebp.
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
         // libcurl for URL layers' fetches in the command and server on Linux (URLTileLayer's URLSession elsewhere).
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
@@ -32,32 +34,40 @@ let package = Package(
                 "HeatmapKit", "CSQLite", "CZlib", .target(name: "CCurl", condition: .when(platforms: [.linux])),
             ]),
         .target(name: "HeatmapPostgres", dependencies: ["HeatmapKit", "CPostgres"]),
+        .target(name: "HeatmapWebP", dependencies: ["HeatmapKit", "CWebP"]),
         .target(
             name: "HeatmapServer",
             dependencies: [
-                "HeatmapKit", "HeatmapTiles", .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+                "HeatmapKit", "HeatmapTiles", "HeatmapWebP",
+                .target(name: "CEpoll", condition: .when(platforms: [.linux])),
             ]
         ),
         // The glue of a served table: HeatmapServer's layer following HeatmapPostgres's change count.
         .target(name: "HeatmapPostgresServer", dependencies: ["HeatmapKit", "HeatmapPostgres", "HeatmapServer"]),
         .executableTarget(
             name: "heatmap",
-            dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres", "HeatmapPostgresServer"]),
-        .executableTarget(name: "heatmap-bench", dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]),
+            dependencies: [
+                "HeatmapKit", "HeatmapTiles", "HeatmapServer", "HeatmapPostgres", "HeatmapPostgresServer",
+                "HeatmapWebP",
+            ]),
+        .executableTarget(
+            name: "heatmap-bench",
+            dependencies: ["HeatmapKit", "HeatmapTiles", "HeatmapPostgres", "HeatmapWebP", "CPNG"]),
         // Helpers of the test targets only (running the built command, an HTTP upstream, ports).
         .target(name: "HeatmapTestSupport", dependencies: ["HeatmapKit"], path: "Tests/HeatmapTestSupport"),
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
-            dependencies: ["HeatmapKit", "CPNG", "CZlib", "HeatmapTestSupport"],
+            dependencies: ["HeatmapKit", "CPNG", "CZlib", "HeatmapTestSupport", "HeatmapWebP", "CWebP"],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(
-            name: "HeatmapTilesTests", dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite", "HeatmapTestSupport"],
+            name: "HeatmapTilesTests",
+            dependencies: ["HeatmapTiles", "HeatmapKit", "CSQLite", "HeatmapTestSupport", "HeatmapWebP"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapServerTests",
-            dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles", "HeatmapTestSupport"],
+            dependencies: ["HeatmapServer", "HeatmapKit", "HeatmapTiles", "HeatmapTestSupport", "HeatmapWebP"],
             resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapPostgresTests",

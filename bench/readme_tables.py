@@ -37,6 +37,23 @@ def main():
         if ds:
             line += f" {d['milliseconds']:.1f} | {d['ratio']:.0f} |" if d else " | |"
         print(line)
+    formats = r.get("bytes", [])
+    if formats:
+        print()
+        print("| tile (1M points) | kind | RGBA PNG (today) | palette PNG (255 entries) | ÷ | encode ×faster "
+              "| colour + encode ×faster | lossless WebP | lossy WebP q90 | libpng level 6: RGBA, palette "
+              "| Pillow optimize: RGBA, palette |")
+        print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+        for b in formats:
+            pillow = (f"{b['pillowRGBABytes'] / 1000:.1f} / {b['pillowIndexedBytes'] / 1000:.1f} kB"
+                      if b.get("pillowRGBABytes") else "")
+            exact = "" if b["indexedIsPalette"] and b["indexedEqualsRGBA"] else " (not exact)"
+            print(f"| {b['tile']} | {b['kind']} | {b['rgbaBytes'] / 1000:.1f} kB, {b['rgbaEncodeMs']:.2f} ms "
+                  f"| {b['indexedBytes'] / 1000:.1f} kB, {b['indexedEncodeMs']:.2f} ms, {b['indexedBitDepth']} bit{exact} "
+                  f"| {b['bytesRatio']:.2f} | {b['encodeSpeedup']:.1f} | {b['colourAndEncodeSpeedup']:.1f} "
+                  f"| {b['webpLosslessBytes'] / 1000:.1f} kB, {b['webpLosslessMs']:.1f} ms "
+                  f"| {b['webpLossyBytes'] / 1000:.1f} kB, {b['webpLossyMs']:.1f} ms "
+                  f"| {b['libpngRGBABytes'] / 1000:.1f} / {b['libpngIndexedBytes'] / 1000:.1f} kB | {pillow} |")
     print()
     sizes = sorted({int(k) for s in r["scaling"] for k in s["milliseconds"]})
     print("| tile (gather + convolve, ms; gather in brackets; occupied pixels of the padded tile) | kind | " + " | ".join(f"{n:,} points" for n in sizes) + " | largest / smallest |")

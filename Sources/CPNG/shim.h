@@ -5,4 +5,5 @@
 /// libpng's simplified-API macros, which Swift cannot import, as constants.
 static const unsigned int cpng_format_rgba = PNG_FORMAT_RGBA;
 static const unsigned int cpng_image_version = PNG_IMAGE_VERSION;
+static const unsigned int cpng_format_rgba_colormap = PNG_FORMAT_RGBA_COLORMAP;
 #endif

@@ -17,6 +17,8 @@ struct BenchmarkOptions {
     var uncachedPauseMs = 0
     var jsonPath: String?
     var exportPath: String?
+    /// Where the `bytes` section writes each tile's RGBA and palette PNG (for bench/pillow_sizes.py).
+    var tileImagesPath: String?
     /// A PostgreSQL database for the `postgres` section (which is skipped without one).
     var postgresURL: String?
     /// Zooms of the `postgres` section's M(z) from the database.
@@ -34,7 +36,7 @@ struct BenchmarkOptions {
 
     /// Every part of the report, in the order they run.
     static let allSections: Set<String> = [
-        "readers", "index", "tiles", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
+        "readers", "index", "tiles", "bytes", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
         "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "live-serve", "uncached",
         "postgres-maximum",
     ]
@@ -64,6 +66,7 @@ struct BenchmarkOptions {
             case "--seed": seed = UInt64(max(0, try list(try value())[0]))
             case "--json": jsonPath = try value()
             case "--export": exportPath = try value()
+            case "--tile-images": tileImagesPath = try value()
             case "--postgres": postgresURL = try value()
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])

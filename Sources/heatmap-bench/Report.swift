@@ -62,6 +62,8 @@ struct Report: Codable {
     var normalization: [NormalizationMeasurement] = []
     var throughput: [ThroughputMeasurement] = []
     var encoders: [EncoderMeasurement] = []
+    /// Every tile of the table in every format (BytesBenchmark.swift).
+    var bytes: [BytesMeasurement] = []
     var readers: [ReaderMeasurement] = []
     var readerShapes: [ReaderShapeMeasurement] = []
     var render: [RenderMeasurement] = []

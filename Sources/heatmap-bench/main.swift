@@ -12,7 +12,7 @@ let usage = """
       --zooms           zooms for tiles and M(z) (default 3,6,9,12,16)
       --quick           sizes 100000,1000000 and 3 repetitions
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
-                        stacked, normalization, throughput, encoders, render, postgres,
+                        bytes, stacked, normalization, throughput, encoders, render, postgres,
                         postgres-sharded, postgres-render, mean, percentile, live, live-serve, uncached,
                         postgres-maximum
                         (the index is always built)
@@ -38,6 +38,8 @@ let usage = """
                         --postgres-zooms is found by the kernel-bounded search and the one before
       --shard URL       for postgres-sharded (repeat): the same rows imported over these shards with
                         --postgres as coordinator, against --postgres alone (bench/postgres_sharded.sh)
+      --tile-images DIR for bytes: write each tile's RGBA and palette PNG there (bench/pillow_sizes.py
+                        adds Pillow's optimize=True sizes from them)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
     """
@@ -134,6 +136,26 @@ for zoom in options.zooms {
                     m.kind.padding(toLength: 6, withPad: " ", startingAt: 0), m.gatherMs, m.convolveMs, m.colourMs,
                     m.encodeMs, m.pngBytes, m.referenceMs ?? 0, m.speedupOverReference ?? 0))
         }
+    }
+}
+
+// Every tile in every format: RGBA and palette PNG, lossless and lossy WebP, libpng's (BytesBenchmark.swift).
+if options.sections.contains("bytes") {
+    report.bytes = try BytesBenchmark.measure(
+        bench: bench, tiles: chosen, repetitions: options.repetitions, imagesTo: options.tileImagesPath)
+    for b in report.bytes {
+        log(
+            String(
+                format:
+                    "bytes %@ %@ RGBA %7d B %6.3f ms, palette %7d B %6.3f ms (%.2fx bytes, %.2fx faster; colour %.3f/%.3f ms; %d colours, %d bit%@), "
+                    + "WebP lossless %7d B %6.2f ms%@, q90 %6d B %6.2f ms; libpng %d/%d B; 1000-map %d colours %d B; difference %d (p99 %d)",
+                b.tile.padding(toLength: 16, withPad: " ", startingAt: 0),
+                b.kind.padding(toLength: 6, withPad: " ", startingAt: 0), b.rgbaBytes, b.rgbaEncodeMs, b.indexedBytes,
+                b.indexedEncodeMs, b.bytesRatio, b.encodeSpeedup, b.rgbaColourMs, b.indexedColourMs, b.indexedColours,
+                b.indexedBitDepth, b.indexedIsPalette && b.indexedEqualsRGBA ? "" : " NOT EXACT PALETTE",
+                b.webpLosslessBytes, b.webpLosslessMs, b.webpLosslessExact ? "" : " NOT EXACT", b.webpLossyBytes,
+                b.webpLossyMs, b.libpngRGBABytes, b.libpngIndexedBytes, b.libraryColours, b.libraryBytes,
+                b.largestDifference, b.differenceP99))
     }
 }
 

@@ -7,6 +7,7 @@ import HeatmapTiles
 struct ImageCommand {
     static let usage = """
         usage: heatmap image DATA --center LAT,LNG --zoom Z --size WxH [--scale S] [--output FILE]
+                             [--format png|webp] [--webp-quality N]
                              [--base URL_TEMPLATE] [--base-tile-size 256|512]
                              [--radius N] [--opacity F] [--max-intensity M] [--gradient G]
                              [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
@@ -25,7 +26,8 @@ struct ImageCommand {
           --radius, --opacity, --max-intensity, --gradient, --color-map-size, --color-scale,
           --min-zoom-intensity, --max-zoom-intensity, --radius-meters, --radius-latitude,
           --aggregate, --min-density, --value-range   as for heatmap tile
-          --output FILE      where to write the PNG (default: standard output)
+          --output FILE      where to write the image (default: standard output)
+        \(ImageFormatArguments.help())
         \(DataArguments.help)
         """
 
@@ -35,6 +37,7 @@ struct ImageCommand {
     var base: String?
     var baseTileSize: Int
     var output: String?
+    var format: ImageFormatArguments
     var options: PointReadOptions
 
     init(_ arguments: [String]) throws(CommandError) {
@@ -43,7 +46,7 @@ struct ImageCommand {
             valued: DataArguments.valued.union([
                 "center", "zoom", "size", "scale", "base", "base-tile-size",
                 "output",
-            ]).union(SettingArguments.valued), flags: DataArguments.flags)
+            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued), flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -64,7 +67,7 @@ struct ImageCommand {
         } catch {
             throw .usage(error.description)
         }
-        settings = HeatmapSettings()
+        settings = .paletteDefault
         try SettingArguments.apply(list, to: &settings)
         do {
             try settings.validate()
@@ -77,6 +80,7 @@ struct ImageCommand {
             throw .usage("--base-tile-size is 256 or 512, got \(baseTileSize)")
         }
         output = list.text("output")
+        format = try ImageFormatArguments.parse(list) ?? ImageFormatArguments(format: .png)
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: false)
     }
@@ -110,19 +114,26 @@ struct ImageCommand {
         } else {
             layer = heatmap
         }
-        let png: [UInt8]
+        let bytes: [UInt8]
         do {
             guard let image = try layer.imageFor(viewport) else {
                 throw CommandError("a tile of the base is not available yet (the upstream failed or timed out)")
             }
-            // One image, for reports and e-mails: zlib's default level, smaller than the tiles' fast deflate.
-            png = try PNGEncoder(filter: .adaptive, compressionLevel: .zlibDefault, compressor: .zlib).encode(image)
+            if format.format == .webp {
+                bytes = try format.webp.encode(image)
+            } else {
+                // One image, for reports and e-mails: zlib's default level, smaller than the tiles' fast deflate.
+                bytes = try PNGEncoder(
+                    filter: .adaptive, compressionLevel: .zlibDefault, compressor: .zlib, palette: .whenExact,
+                    paletteFilter: .adaptive
+                ).encode(image)
+            }
         } catch let error as CommandError {
             throw error
         } catch {
             throw CommandError("\(error)")
         }
-        try write(png)
+        try write(bytes)
     }
 
     private func write(_ bytes: [UInt8]) throws(CommandError) {

@@ -2,15 +2,16 @@ import HeatmapKit
 import HeatmapServer
 
 extension LayerArguments {
-    /// The configuration's `defaults` over Google's, their `value` becoming the data option
+    /// The configuration's `defaults` over Google's with the 255-entry colour map
+    /// (``HeatmapSettings/paletteDefault``), their `value` becoming the data option
     /// when `--value` is not given.
     ///
     /// - Throws: ``CommandError`` naming the file, `defaults` and the key at fault.
     mutating func configDefaults(_ config: ServeConfiguration, path: String) throws(CommandError) -> HeatmapSettings {
-        guard let defaults = config.defaults else { return .default }
+        guard let defaults = config.defaults else { return .paletteDefault }
         if readOptions.valueColumn == nil { readOptions.valueColumn = defaults.value }
         do {
-            return try defaults.applied(to: .default)
+            return try defaults.applied(to: .paletteDefault)
         } catch {
             throw .usage("\(path): defaults: \(error.description)")
         }

@@ -35,7 +35,7 @@ struct LayerArguments {
     /// The configuration file, when given.
     var config = ServeConfiguration()
     /// The settings of every layer the configuration does not set: its `defaults`, the flags over them.
-    var base = HeatmapSettings()
+    var base = HeatmapSettings.paletteDefault
 
     /// Reads the layers from `list` (its positionals are data files) and `named`, the values of
     /// `--layer NAME=FILE|URL`.

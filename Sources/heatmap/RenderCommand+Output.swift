@@ -55,6 +55,7 @@ extension RenderCommand {
                 zoom: min(max(center.zoom, zooms.lowerBound), zooms.upperBound)),
             minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, scale: scale, options: options)
         metadata.legends = legends
+        if format.format != .png { metadata.format = format.format }
         return metadata
     }
 

@@ -18,7 +18,8 @@ struct RenderCommand {
                               [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean] [--min-density D]
                               [--value-range LO,HI] [--value COL]
                               [--scale 1|2|3] [--bounds W,S,E,N] [--jobs N] [--name NAME]
-                              [--attribution TEXT] [--quiet] [--force] [--resume] [--upstream-timeout S]
+                              [--attribution TEXT] [--format png|webp] [--webp-quality N]
+                              [--quiet] [--force] [--resume] [--upstream-timeout S]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input;
                              or tiles heatmap render wrote (heat.mbtiles, heat.pmtiles, a folder)
@@ -29,7 +30,7 @@ struct RenderCommand {
           --config FILE      the layers and stacks of heatmap serve's configuration file
           --zoom A-B         the zoom levels to render, 0...22 (or one level, --zoom 5)
           --output OUT       .mbtiles (MBTiles 1.3), .pmtiles (PMTiles v3), or a folder of
-                             {z}/{x}/{y}.png ({y}@2x.png at --scale 2)
+                             {z}/{x}/{y}.png ({y}@2x.png at --scale 2; .webp with --format webp)
           --radius, --opacity, --max-intensity, --gradient, --color-map-size, --color-scale,
           --min-zoom-intensity, --max-zoom-intensity, --max-percentile, --radius-meters,
           --radius-latitude, --aggregate, --min-density, --value-range   as for heatmap tile (a
@@ -38,6 +39,7 @@ struct RenderCommand {
           --bounds W,S,E,N   only the tiles that meet this area (degrees; W > E crosses 180°)
           --jobs N           render threads (default: every core)
           --name, --attribution   the tile set's name (default: DATA's, the output's for -) and attribution
+        \(ImageFormatArguments.help())
           --quiet            no progress and no summary, only errors
           --force            replace an existing output
           --resume           continue an interrupted render into MBTiles or a folder, same options
@@ -62,6 +64,7 @@ struct RenderCommand {
     var jobs: Int
     var name: String
     var attribution: String
+    var format: ImageFormatArguments
     var quiet: Bool
     var mode: OutputMode
     var options: PointReadOptions
@@ -105,7 +108,7 @@ struct RenderCommand {
             rest,
             valued: LayerArguments.valued.union([
                 "zoom", "output", "scale", "bounds", "jobs", "name", "attribution", "statement-timeout",
-            ]),
+            ]).union(ImageFormatArguments.valued),
             flags: DataArguments.flags.union(["quiet", "force", "resume"]))
         postgres = try PostgresArguments.table(list)
         let given = named.count + (list.text("config") == nil ? 0 : 1)
@@ -145,7 +148,7 @@ struct RenderCommand {
         zooms = try Self.zoomRange(zoomText)
         scale = try list.integer("scale") ?? 1
         guard (1...3).contains(scale) else { throw .usage("--scale is 1, 2 or 3, got \(scale)") }
-        settings = HeatmapSettings()
+        settings = .paletteDefault
         gradientText = list.text("gradient") ?? "default"
         try SettingArguments.apply(list, to: &settings)
         do {
@@ -158,6 +161,7 @@ struct RenderCommand {
         guard (1...1024).contains(jobs) else { throw .usage("--jobs is 1...1024, got \(jobs)") }
         name = list.text("name") ?? Self.defaultName(data: dataPath, output: output)
         attribution = list.text("attribution") ?? ""
+        format = try ImageFormatArguments.parse(list) ?? ImageFormatArguments(format: .png)
         quiet = list.flag("quiet")
         if list.flag("force") && list.flag("resume") { throw .usage("--force and --resume exclude each other") }
         mode = list.flag("force") ? .overwrite : list.flag("resume") ? .resume : .create
@@ -179,6 +183,7 @@ struct RenderCommand {
         for key in DataArguments.valued { if let value = list.text(key) { recorded[key] = value } }
         for key in ["geometry", "where"] { if let value = list.text(key) { recorded[key] = value } }
         if list.flag("skip-invalid") { recorded["skip-invalid"] = "yes" }
+        recorded.merge(format.recorded) { $1 }
     }
 
     static func zoomRange(_ text: String) throws(CommandError) -> ClosedRange<Int> {
@@ -245,7 +250,11 @@ struct RenderCommand {
             throw CommandError(failed("finding the tiles: \(error.description); \(left)"))
         }
         display.start()
-        let renderer = PyramidRenderer(layer: layer, walk: walk, scale: scale, jobs: jobs)
+        var renderer = PyramidRenderer(layer: layer, walk: walk, scale: scale, jobs: jobs)
+        if format.format == .webp {
+            let webp = format.webp
+            renderer.transcode = { png in try webp.encode(png: png) }
+        }
         let summary: RenderSummary
         do {
             summary = try renderer.render(into: sink, progress: progress)

@@ -59,7 +59,8 @@ struct ServeCommand {
           --layer-name N     the table's layer name (default: the table's name)
           --statement-timeout S   cancel a query slower than S seconds, answering 503 (default 30; 0 for none)
         Routes: / (map), /catalog, /{layer}.json and /{layer}@2x.json (TileJSON),
-        /{layer}/{z}/{x}/{y}[@2x].png, /{a}+{b}/{z}/{x}/{y}.png (b over a),
+        /{layer}/{z}/{x}/{y}[@2x].png, /{a}+{b}/{z}/{x}/{y}.png (b over a), .webp for WebP of the same
+        tile (lossless; ?webp-quality=N for lossy; /{layer}.json?format=webp lists those),
         /static/{layer}/{lon},{lat},{zoom}/{w}x{h}[@2x].png, /health, /metrics. Heatmap tiles take
         ?radius=&opacity=&gradient=&max= overrides, and color-map-size=, color-scale=,
         min-zoom-intensity=, max-zoom-intensity= (a stack's URL passes them to its heatmaps);

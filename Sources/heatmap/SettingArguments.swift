@@ -8,8 +8,11 @@ enum SettingArguments {
     static var valued: Set<String> { SettingsSchema.flagNames }
 
     /// The lines of `--help` that explain them, from the schema.
-    static var help: String {
-        SettingsSchema.rows.map { row in
+    static var help: String { help(SettingsSchema.rows) }
+
+    /// The lines of `--help` that explain `rows`.
+    static func help(_ rows: [SettingRow]) -> String {
+        rows.map { row in
             let flag = "  \(row.flag) \(row.placeholder)"
             let lines = row.help.split(separator: "\n", omittingEmptySubsequences: false)
             let first = flag + String(repeating: " ", count: max(1, 21 - flag.count)) + (lines.first ?? "")

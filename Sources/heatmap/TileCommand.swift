@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapTiles
 
 /// `heatmap tile DATA z/x/y[@2x] [options]`: one tile as PNG, or its raw intensities.
 struct TileCommand {
@@ -10,14 +11,13 @@ struct TileCommand {
                             [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                             [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean]
                             [--min-density D] [--value-range LO,HI]
-                            [--format png|intensity] [--output FILE]
+                            [--format png|webp|intensity] [--webp-quality N] [--output FILE]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap tile --postgres URL --table T Z/X/Y[@2x|@3x] [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           Z/X/Y              the tile in the XYZ scheme (0/0/0 is the whole world); @2x for 512 px
         \(SettingArguments.help)
-          --format           png (default), or intensity: Float32 little-endian, row-major,
-                             north row first, before normalisation
+        \(ImageFormatArguments.help(extra: ", intensity (Float32 little-endian, row-major,\n                             north row first, before normalisation)"))
           --output FILE      where to write (default: standard output)
         \(DataArguments.help)
         \(PostgresArguments.help)
@@ -28,6 +28,8 @@ struct TileCommand {
     var tile: TileAddress
     var settings: HeatmapSettings
     var format: String
+    /// PNG or WebP, `nil` for `--format intensity`.
+    var image: ImageFormatArguments?
     var output: String?
     var options: PointReadOptions
     var postgres: (ConnectionString, PostgresTable)?
@@ -35,8 +37,8 @@ struct TileCommand {
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
             arguments,
-            valued: DataArguments.valued.union(PostgresArguments.valued).union(["format", "output"])
-                .union(SettingArguments.valued), flags: DataArguments.flags)
+            valued: DataArguments.valued.union(PostgresArguments.valued).union(["output"])
+                .union(SettingArguments.valued).union(ImageFormatArguments.valued), flags: DataArguments.flags)
         postgres = try PostgresArguments.table(list)
         let wanted = postgres == nil ? 2 : 1
         guard list.positionals.count == wanted else {
@@ -45,12 +47,10 @@ struct TileCommand {
         }
         dataPath = wanted == 2 ? list.positionals[0] : ""
         tile = try TileAddress(parsing: list.positionals[wanted - 1])
-        settings = HeatmapSettings()
+        settings = .paletteDefault
         try SettingArguments.apply(list, to: &settings)
-        format = list.text("format") ?? "png"
-        guard ["png", "intensity"].contains(format) else {
-            throw .usage("--format is png or intensity, got \"\(format)\"")
-        }
+        image = try ImageFormatArguments.parse(list, others: ["intensity"])
+        format = image?.format.rawValue ?? "intensity"
         output = list.text("output")
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
@@ -89,10 +89,12 @@ struct TileCommand {
             } else {
                 guard case .image(let png) = try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
                 else { return reportNoTile() }
-                bytes = png
+                bytes = try image?.bytes(ofPNG: png) ?? png
             }
+        } catch let error as CommandError {
+            throw error
         } catch {
-            throw CommandError(error.description)
+            throw CommandError("\(error)")
         }
         try write(bytes)
     }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ColorOptionCommandTests {
     let runner = TileCommandTests()
 
-    @Test("tile --gradient --color-scale --min/max-zoom-intensity writes the library's PNG")
+    @Test("tile --gradient --color-scale --min/max-zoom-intensity writes the library's PNG (255 entries unless given)")
     func tileMatchesLibrary() throws {
         try #require(FileManager.default.isExecutableFile(atPath: TileCommandTests.executable.path))
         let output = runner.temporaryPath("tile.png")
@@ -14,7 +14,8 @@ import Testing
         let cases: [([String], HeatmapSettings)] = [
             (
                 ["--gradient", "magma", "--color-scale", "sqrt"],
-                HeatmapSettings(gradient: Gradient.preset(named: "magma") ?? .default, colorScale: .sqrt)
+                HeatmapSettings(
+                    gradient: Gradient.preset(named: "magma", colorMapSize: 255) ?? .default, colorScale: .sqrt)
             ),
             (
                 [
@@ -27,7 +28,7 @@ import Testing
             ),
             (
                 ["--min-zoom-intensity", "5", "--max-zoom-intensity", "5"],
-                HeatmapSettings(minimumZoomIntensity: 5, maximumZoomIntensity: 5)
+                HeatmapSettings(gradient: .paletteDefault, minimumZoomIntensity: 5, maximumZoomIntensity: 5)
             ),
         ]
         for (options, settings) in cases {

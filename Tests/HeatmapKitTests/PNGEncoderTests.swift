@@ -34,7 +34,7 @@ struct PNGEncoderTests {
         "Random images round-trip through libpng with every filter and level", arguments: PNGEncoder.Filter.allCases,
         levels)
     func roundTrip(filter: PNGEncoder.Filter, level: PNGEncoder.CompressionLevel) throws {
-        let encoder = PNGEncoder(filter: filter, compressionLevel: level, compressor: .zlib)
+        let encoder = PNGEncoder(filter: filter, compressionLevel: level, compressor: .zlib, palette: .never)
         for (index, (width, height)) in [(64, 48), (31, 7), (5, 40)].enumerated() {
             let image = randomImage(width: width, height: height, seed: UInt64(index) + 1)
             let bytes = try encoder.encode(image)
@@ -47,7 +47,7 @@ struct PNGEncoderTests {
         "The run-length deflate round-trips noise, runs, repeated pixels and skewed bytes",
         arguments: PNGEncoder.Filter.allCases)
     func runLengthDeflate(filter: PNGEncoder.Filter) throws {
-        let encoder = PNGEncoder(filter: filter, compressor: .runLength)
+        let encoder = PNGEncoder(filter: filter, compressor: .runLength, palette: .never)
         // Fibonacci frequencies make a Huffman tree deeper than deflate's 15 bits: the limit must hold.
         var fibonacci: [UInt8] = []
         var (a, b) = (1, 1)
@@ -88,14 +88,14 @@ struct PNGEncoderTests {
             verticallyConstantImage(width: 300, height: 5),
         ]
         for image in images {
-            let bytes = try PNGEncoder(filter: filter).encode(image)
+            let bytes = try PNGEncoder(filter: filter, palette: .never).encode(image)
             #expect(try PNGDecoder.decode(bytes) == image, "\(image.width)×\(image.height)")
         }
     }
 
-    @Test("The header describes an 8-bit RGBA, non-interlaced image and the file ends with IEND")
+    @Test("The header describes an 8-bit RGBA, non-interlaced image and the file ends with IEND (palette: .never)")
     func containerLayout() throws {
-        let bytes = try PNGEncoder().encode(randomImage(width: 257, height: 3, seed: 1))
+        let bytes = try PNGEncoder(palette: .never).encode(randomImage(width: 257, height: 3, seed: 1))
         #expect(Array(bytes[0..<8]) == signature)
         // IHDR: length 13, type, width 257, height 3, depth 8, colour type 6, then three zeros.
         #expect(Array(bytes[8..<16]) == [0, 0, 0, 13, 73, 72, 68, 82])

@@ -5,8 +5,8 @@ import Testing
 @testable import HeatmapKit
 
 /// The greedy parse ``RunTokenizer`` must produce, written out plainly: at each byte the longer
-/// of the runs at distances 1 and 4 (distance 1 on a tie), if it reaches 3 bytes.
-private func referenceTokens(_ p: [UInt8]) -> [UInt16] {
+/// of the runs at distances 1 and `distance` (default 4; distance 1 on a tie), if it reaches 3 bytes.
+private func referenceTokens(_ p: [UInt8], distance: Int = 4) -> [UInt16] {
     var tokens: [UInt16] = []
     var i = 0
     while i < p.count {
@@ -14,7 +14,7 @@ private func referenceTokens(_ p: [UInt8]) -> [UInt16] {
         var near = 0
         while i >= 1 && near < limit && p[i + near] == p[i + near - 1] { near += 1 }
         var far = 0
-        while i >= 4 && far < limit && p[i + far] == p[i + far - 4] { far += 1 }
+        while i >= distance && far < limit && p[i + far] == p[i + far - distance] { far += 1 }
         let length = max(near, far)
         if length >= 3 {
             tokens.append(UInt16(253 + length + (far > near ? 256 : 0)))
@@ -27,8 +27,8 @@ private func referenceTokens(_ p: [UInt8]) -> [UInt16] {
     return tokens
 }
 
-/// The tokens and token counts of `bytes` from ``RunTokenizer``.
-private func tokenize(_ bytes: [UInt8]) -> (tokens: [UInt16], histogram: [UInt32]) {
+/// The tokens and token counts of `bytes` from ``RunTokenizer``, far matches at `distance`.
+private func tokenize(_ bytes: [UInt8], distance: Int = 4) -> (tokens: [UInt16], histogram: [UInt32]) {
     let words = RunTokenizer.maskWordCount(byteCount: bytes.count)
     var near = [UInt64](repeating: 0xDEAD, count: words)
     var far = [UInt64](repeating: 0xBEEF, count: words)
@@ -37,7 +37,7 @@ private func tokenize(_ bytes: [UInt8]) -> (tokens: [UInt16], histogram: [UInt32
     var count = 0
     bytes.withUnsafeBufferPointer { input in
         guard let p = input.baseAddress else { return }
-        RunTokenizer.equalityMasks(p, count: input.count, near: &near, far: &far)
+        RunTokenizer.equalityMasks(p, count: input.count, near: &near, far: &far, distance: distance)
         count = RunTokenizer.tokenize(
             p, count: input.count, equalAt1: near, equalAt4: far, tokens: &tokens, histogram: &histogram)
     }
@@ -121,6 +121,23 @@ struct RunLengthDeflateTests {
             #expect(inflate(stream, expectedCount: bytes.count) == bytes, "\(name)")
             if name == "long zero run" { #expect(stream.count < 1_000) }
         }
+    }
+
+    @Test("Far matches at distances 2 and 3 (palette indices): the plain parse's tokens, and zlib inflates them")
+    func farDistances() {
+        for distance in [2, 3] {
+            for (name, bytes) in samples {
+                #expect(
+                    tokenize(bytes, distance: distance).tokens == referenceTokens(bytes, distance: distance), "\(name)")
+                let stream = bytes.withUnsafeBufferPointer {
+                    RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: distance)
+                }
+                #expect(inflate(Array(stream.dropLast(8)), expectedCount: bytes.count) == bytes, "\(name), \(distance)")
+            }
+        }
+        let pairs = (0..<1000).map { UInt8($0 % 2) * 9 }
+        let tokens = tokenize(pairs, distance: 2).tokens
+        #expect(tokens.count < 10 && tokens.contains { $0 >= 512 })
     }
 
     @Test("The stream sits between the reserved prefix and suffix, in an array of exactly that size")

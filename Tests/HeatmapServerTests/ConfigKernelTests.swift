@@ -33,7 +33,7 @@ import Testing
         let server = try ServeProcess(["--config", folder.appendingPathComponent("serve.json").path])
         defer { server.stop() }
         let client = try server.client()
-        var meters = HeatmapSettings()
+        var meters = HeatmapSettings.paletteDefault  // The server's 255-entry colour map.
         meters.radiusMeters = 9000
         meters.radiusLatitude = -20
         let sum = try client.get("/meters/7/115/78@2x.png")
@@ -41,7 +41,7 @@ import Testing
         let expectedSum = try HeatmapTileLayer(weightedData: points, settings: meters).tileFor(
             x: 115, y: 78, zoom: 7, scale: 2)
         #expect(sum.body == expectedSum.png)
-        var mean = HeatmapSettings()
+        var mean = HeatmapSettings.paletteDefault
         mean.radiusMeters = 6000
         mean.aggregate = .mean
         mean.minimumDensity = 0.25

@@ -5,7 +5,7 @@ import Testing
 @Suite struct OverrideTests {
     @Test func presetsExistAndParse() throws {
         for name in GradientPresets.names { #expect(GradientPresets.named(name) != nil, "\(name)") }
-        #expect(GradientPresets.named("default") == .default)
+        #expect(GradientPresets.named("default") == .paletteDefault)
         let custom = try GradientPresets.parse("#0000ff:0.2,ff0000:1")
         #expect(custom.colors == [RGBAColor(red: 0, green: 0, blue: 255), RGBAColor(red: 255, green: 0, blue: 0)])
         #expect(custom.startPoints == [0.2, 1])

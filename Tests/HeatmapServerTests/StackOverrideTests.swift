@@ -25,7 +25,9 @@ private struct SolidLayer: SyncTileLayer {
                 ("", HeatmapSettings()), ("radius=35", HeatmapSettings(radius: 35)),
                 (
                     "gradient=viridis&color-scale=sqrt",
-                    HeatmapSettings(gradient: .preset(named: "viridis") ?? .default, colorScale: .sqrt)
+                    // A preset without color-map-size takes the server's 255 entries.
+                    HeatmapSettings(
+                        gradient: .preset(named: "viridis", colorMapSize: 255) ?? .default, colorScale: .sqrt)
                 ),
                 (
                     "radius-meters=8000&opacity=0.9",

@@ -8,8 +8,9 @@ import Testing
 @Suite struct RenderCommandTests {
     static let data = Fixtures.path("police_stations.json")
 
-    /// What `heatmap tile` (the library's `tileFor`) draws for every tile the walk visits.
-    static func expected(zooms: ClosedRange<Int>, scale: Int, settings: HeatmapSettings = .default) throws
+    /// What `heatmap tile` (the library's `tileFor` at the command's 255-entry colour map) draws
+    /// for every tile the walk visits.
+    static func expected(zooms: ClosedRange<Int>, scale: Int, settings: HeatmapSettings = .paletteDefault) throws
         -> [TileCoordinate: [UInt8]]
     {
         let index = try PointIndex(points: Fixtures.policeStations)
@@ -44,7 +45,9 @@ import Testing
 
     @Test("all three outputs hold, tile for tile, the bytes of heatmap tile", arguments: [1, 2])
     func outputs(scale: Int) throws {
-        let expected = try Self.expected(zooms: 0...7, scale: scale, settings: HeatmapSettings(radius: 25))
+        var settings = HeatmapSettings.paletteDefault
+        settings.radius = 25
+        let expected = try Self.expected(zooms: 0...7, scale: scale, settings: settings)
         #expect(expected.count > 20)
         for name in ["heat.mbtiles", "heat.pmtiles", "heat"] {
             let output = Fixtures.temporaryPath(name)

@@ -8,7 +8,8 @@ import Testing
     @Test("every zoom's legend is in the folder's metadata.json, PMTiles' JSON metadata and MBTiles' json row")
     func legendsInMetadata() throws {
         let layer = HeatmapTileLayer(
-            weightedData: Fixtures.policeStations, settings: HeatmapSettings(colorScale: .sqrt, maximumPercentile: 98))
+            weightedData: Fixtures.policeStations,
+            settings: HeatmapSettings(gradient: .paletteDefault, colorScale: .sqrt, maximumPercentile: 98))
         for name in ["legend", "legend.pmtiles", "legend.mbtiles"] {
             let output = Fixtures.temporaryPath(name)
             defer { try? FileManager.default.removeItem(atPath: output) }

@@ -40,6 +40,60 @@ timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?gradient=ice&radius=30" >"
     2>>"$ARTIFACTS/chromium.log"
 python3 Tests/browser/check_screenshot.py "$ARTIFACTS/map-page-ice.png" "$ARTIFACTS/map-page-ice.html" \
     "http://127.0.0.1:$PORT/metrics" ice
+# WebP tiles: the page's ?format=webp makes Leaflet ask for .webp tiles, which it must draw.
+timeout 120 "$BROWSER" "${FLAGS[@]}" --screenshot="$ARTIFACTS/map-page-webp.png" "$URL?format=webp" \
+    2>>"$ARTIFACTS/chromium.log"
+timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?format=webp" >"$ARTIFACTS/map-page-webp.html" \
+    2>>"$ARTIFACTS/chromium.log"
+grep -q 'src="/police_stations/[0-9]*/[0-9]*/[0-9]*\(@2x\)\?\.webp"' "$ARTIFACTS/map-page-webp.html" \
+    || { echo "browser test: the page asked for no .webp tile" >&2; exit 1; }
+grep -q 'src="/police_stations/[0-9]*/[0-9]*/[0-9]*\(@2x\)\?\.png"' "$ARTIFACTS/map-page-webp.html" \
+    && { echo "browser test: the page asked for .png tiles with ?format=webp" >&2; exit 1; }
+python3 Tests/browser/check_screenshot.py "$ARTIFACTS/map-page-webp.png" "$ARTIFACTS/map-page-webp.html" \
+    "http://127.0.0.1:$PORT/metrics" webp
+# Chromium decodes a lossless .webp tile to the .png tile's pixels: both uploaded to WebGL textures as decoded
+# (not premultiplied, no colour conversion: a 2D canvas would premultiply each with its own rounding) and read back.
+cat >"$ARTIFACTS/webp-pixels.html" <<HTML
+<!doctype html><html><body><script>
+var gl = document.createElement("canvas").getContext("webgl");
+function pixels(src) {
+  return new Promise(function (done, fail) {
+    var image = new Image();
+    image.crossOrigin = "anonymous";
+    image.onload = function () {
+      var texture = gl.createTexture();
+      gl.bindTexture(gl.TEXTURE_2D, texture);
+      gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+      gl.pixelStorei(gl.UNPACK_COLORSPACE_CONVERSION_WEBGL, gl.NONE);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+      var framebuffer = gl.createFramebuffer();
+      gl.bindFramebuffer(gl.FRAMEBUFFER, framebuffer);
+      gl.framebufferTexture2D(gl.FRAMEBUFFER, gl.COLOR_ATTACHMENT0, gl.TEXTURE_2D, texture, 0);
+      var out = new Uint8Array(image.width * image.height * 4);
+      gl.readPixels(0, 0, image.width, image.height, gl.RGBA, gl.UNSIGNED_BYTE, out);
+      done(out);
+    };
+    image.onerror = function () { fail(src); };
+    image.src = src;
+  });
+}
+var tile = "http://127.0.0.1:$PORT/police_stations/6/57/39@2x.";
+Promise.all([pixels(tile + "png"), pixels(tile + "webp")]).then(function (both) {
+  var a = both[0], b = both[1], differ = a.length === b.length ? 0 : -1, drawn = 0, hidden = 0;
+  for (var i = 0; differ >= 0 && i < a.length; i++) { if (a[i] !== b[i]) differ++; }
+  for (var j = 3; j < a.length; j += 4) { if (a[j] > 0) drawn++; else if (a[j - 3] > 0) hidden++; }
+  document.body.dataset.webp = "bytes " + a.length + " differ " + differ + " drawn " + drawn + " hidden " + hidden;
+}, function (src) { document.body.dataset.webp = "failed " + src; });
+</script></body></html>
+HTML
+timeout 120 "$BROWSER" --headless --no-sandbox --no-first-run --disable-extensions --use-gl=angle --use-angle=swiftshader \
+    --enable-unsafe-swiftshader --ignore-gpu-blocklist --allow-file-access-from-files --virtual-time-budget=20000 \
+    --dump-dom "file://$PWD/$ARTIFACTS/webp-pixels.html" >"$ARTIFACTS/webp-pixels-result.html" 2>>"$ARTIFACTS/chromium.log"
+RESULT=$(grep -o 'data-webp="[^"]*"' "$ARTIFACTS/webp-pixels-result.html" || echo "no result")
+case "$RESULT" in
+    'data-webp="bytes 1048576 differ 0 drawn '[1-9]*) echo "browser test (webp pixels): $RESULT" ;;
+    *) echo "browser test: Chromium's WebP pixels are not the PNG's: $RESULT" >&2; exit 1 ;;
+esac
 # The percentile control: the page's query sets it, and the tiles and the legend are asked for with it.
 timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "$URL?max-percentile=90" >"$ARTIFACTS/map-page-p90.html" \
     2>>"$ARTIFACTS/chromium.log"

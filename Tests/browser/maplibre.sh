@@ -5,6 +5,7 @@
 #    /police_stations@2x.json 512 px @2x tiles at the map's own zoom;
 #  - padded bounds: centred on 9/469/313, east of every police station but within the blobs'
 #    reach, MapLibre must ask for that tile (it skips tiles outside TileJSON `bounds`);
+#  - WebP: /police_stations@2x.json?format=webp lists .webp tiles, which MapLibre must draw;
 #  - CORS preflight: `transformRequest` adds an `Authorization` header to TileJSON and tile
 #    requests, so Chromium sends OPTIONS first; with CORS on they load, with --no-cors they fail
 #    (the control that shows the preflight is what the test sees).
@@ -126,6 +127,7 @@ visit plain "tilejson=/police_stations.json&$VICTORIA"
 visit sharp "tilejson=/police_stations@2x.json&$VICTORIA"
 visit edge "tilejson=/police_stations.json&lng=150.117&lat=-37.44&zoom=8.2"
 visit auth "tilejson=/police_stations@2x.json&$VICTORIA&auth=1"
+visit webp "tilejson=%2Fpolice_stations%402x.json%3Fformat%3Dwebp&$VICTORIA"
 stop
 serve --no-cors
 visit noauth "tilejson=/police_stations@2x.json&$VICTORIA&auth=1" no-screenshot
@@ -140,9 +142,9 @@ def load(name):
 def zooms(result):
     return sorted({int(m.group(1)) for t in result["tiles"] for m in [re.match(r"/police_stations/(\d+)/", t)] if m})
 failures = []
-plain, sharp, edge, auth, noauth = (load(n) for n in ["plain", "sharp", "edge", "auth", "noauth"])
+plain, sharp, edge, auth, noauth, webp = (load(n) for n in ["plain", "sharp", "edge", "auth", "noauth", "webp"])
 print(f"maplibre test: MapLibre GL JS {plain['version']}")
-for name, result in [("plain", plain), ("sharp", sharp), ("edge", edge), ("auth", auth)]:
+for name, result in [("plain", plain), ("sharp", sharp), ("edge", edge), ("auth", auth), ("webp", webp)]:
     print(f"maplibre test: {name}: tileSize {result['tileSize']}, {len(result['tiles'])} tiles at zooms "
           f"{zooms(result)}, {result['drawn']} drawn, all loaded {result['loaded']}, errors {result['errors'][:3]}")
     if result["errors"] or not result["tiles"] or not result["drawn"]:
@@ -151,6 +153,8 @@ if plain["tileSize"] != 256 or zooms(plain) != [7] or any("@2x" in t for t in pl
     failures.append("plain: expected 256 px tiles of zoom 7 at map zoom 6")
 if sharp["tileSize"] != 512 or zooms(sharp) != [6] or not all(t.split("?")[0].endswith("@2x.png") for t in sharp["tiles"]):
     failures.append("sharp: expected 512 px @2x tiles of zoom 6 at map zoom 6")
+if webp["tileSize"] != 512 or not all(t.split("?")[0].endswith("@2x.webp") for t in webp["tiles"]):
+    failures.append(f"webp: expected 512 px @2x.webp tiles from ?format=webp: {webp['tiles'][:3]}")
 if "/police_stations/9/469/313.png" not in edge["tiles"]:
     failures.append(f"edge: 9/469/313 was not requested (padded bounds): {edge['tiles']}")
 if not noauth["errors"]:

@@ -52,6 +52,18 @@ public struct Gradient: Sendable, Hashable {
         checkedColors: [RGBAColor(red: 102, green: 225, blue: 0), RGBAColor(red: 255, green: 0, blue: 0)],
         startPoints: [0.2, 1], colorMapSize: 1000)
 
+    /// The colour-map size of the `heatmap` command and server: 255 entries, so that with fully
+    /// transparent every tile takes at most 256 colours and is written as a palette PNG (see
+    /// ``paletteDefault``). The library's default stays Google's 1000.
+    public static let paletteColorMapSize = 255
+
+    /// Google's colours and start points with a ``paletteColorMapSize``-entry colour map: the
+    /// gradient of the `heatmap` command and server. A pixel differs from ``default``'s by at
+    /// most 4 levels of 255 (README, Performance).
+    public static let paletteDefault = Gradient(
+        checkedColors: Gradient.default.colors, startPoints: Gradient.default.startPoints,
+        colorMapSize: paletteColorMapSize)
+
     /// The colour of entry `index` of the colour map, before opacity: the gradient at
     /// `index / (colorMapSize - 1)`.
     package func color(atEntry index: Int) -> RGBAColor {

@@ -31,7 +31,10 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Hashable {
     public var description: String { message }
 }
 
-/// Writes ``RGBAImage``s as PNG files: 8-bit RGBA (colour type 6), non-interlaced, one IDAT chunk.
+/// Writes ``RGBAImage``s as PNG files, non-interlaced, one IDAT chunk: a palette image (colour
+/// type 3, `PLTE` and `tRNS`, 1, 2, 4 or 8 bits a pixel) when the image holds at most 256
+/// colours (``Palette/whenExact``, the default: the same pixels, a fraction of the bytes), else
+/// 8-bit RGBA (colour type 6).
 ///
 /// The PNG container is written directly (chunk CRCs with zlib's `crc32`); libpng is not needed
 /// to write. The defaults, the ``Filter/up`` filter and the ``Compressor/runLength`` deflate,
@@ -90,8 +93,24 @@ public struct PNGEncoder: Sendable {
         case runLength
     }
 
+    /// When to write a palette image.
+    public enum Palette: Sendable, Hashable {
+        /// Whenever the image holds at most 256 distinct RGBA colours: then its pixels are
+        /// indices into a `PLTE` (colours) and `tRNS` (alphas) chunk, and decode to the same
+        /// RGBA. The default.
+        case whenExact
+        /// Never: always 8-bit RGBA.
+        case never
+    }
+
     /// The compressor; defaults to ``Compressor/runLength``.
     public var compressor: Compressor
+
+    /// When to write a palette image; defaults to ``Palette/whenExact``.
+    public var palette: Palette = .whenExact
+    /// The row filter of palette images; defaults to ``Filter/paeth``, which gave the smallest
+    /// files on heatmap tiles (README, Performance).
+    public var paletteFilter: Filter = .paeth
 
     /// The row filter; defaults to ``Filter/up``.
     public var filter: Filter
@@ -107,7 +126,18 @@ public struct PNGEncoder: Sendable {
         self.compressionLevel = compressionLevel
     }
 
-    /// Returns the bytes of a PNG file holding `image`.
+    /// Creates an encoder with the given filters, compression and palette choice.
+    public init(
+        filter: Filter = .up, compressionLevel: CompressionLevel = .fastest, compressor: Compressor = .runLength,
+        palette: Palette, paletteFilter: Filter = .paeth
+    ) {
+        self.init(filter: filter, compressionLevel: compressionLevel, compressor: compressor)
+        self.palette = palette
+        self.paletteFilter = paletteFilter
+    }
+
+    /// Returns the bytes of a PNG file holding `image`: a palette image when ``palette`` allows
+    /// and the image has at most 256 colours, else RGBA.
     ///
     /// - Throws: ``PNGError`` if the image is empty (PNG needs at least 1×1 pixels) or its pixel
     ///   count is inconsistent, if a side exceeds 2³¹−1 pixels or the compressed data exceeds
@@ -128,6 +158,20 @@ public struct PNGEncoder: Sendable {
             throw PNGError(
                 .imageTooLarge, "cannot encode a \(width)×\(height) image as PNG: sides must be ≤ \(limit) pixels")
         }
+        if palette == .whenExact, let (palette, indices) = PNGPalette.indexed(image) {
+            return try indices.withUnsafeBufferPointer { (indices) throws(PNGError) -> [UInt8] in
+                guard let base = indices.baseAddress else { throw PNGError(.invalidImage, "the image has no pixels") }
+                return try indexedPNG(indices: base, width: width, height: height, palette: palette)
+            }
+        }
+        return try encodeRGBA(image)
+    }
+
+    /// ``encode(_:)`` as 8-bit RGBA, whatever the colours.
+    func encodeRGBA(_ image: RGBAImage) throws(PNGError) -> [UInt8] {
+        let width = image.width
+        let height = image.height
+        let limit = Int(Int32.max)
         if compressor == .runLength {
             // A band of rows at a time, from the pixels: no filtered copy of the whole image.
             let bandRows = PNGBandStream.bandRows(width: width, height: height)
@@ -218,7 +262,7 @@ public struct PNGEncoder: Sendable {
     }
 
     /// Writes the length, `type` and CRC of the chunk at `chunk`, whose data is already in place.
-    private static func finishChunk(type: UInt32, dataCount: Int, at chunk: UnsafeMutablePointer<UInt8>) {
+    static func finishChunk(type: UInt32, dataCount: Int, at chunk: UnsafeMutablePointer<UInt8>) {
         storeBigEndian(UInt32(dataCount), at: chunk)
         storeBigEndian(type, at: chunk + 4)
         let crc = crc32_z(0, chunk + 4, dataCount + 4)
@@ -227,7 +271,7 @@ public struct PNGEncoder: Sendable {
 
     /// Writes `value` as four big-endian bytes at `pointer`.
     @inline(__always)
-    private static func storeBigEndian(_ value: UInt32, at pointer: UnsafeMutablePointer<UInt8>) {
+    static func storeBigEndian(_ value: UInt32, at pointer: UnsafeMutablePointer<UInt8>) {
         pointer[0] = UInt8(truncatingIfNeeded: value >> 24)
         pointer[1] = UInt8(truncatingIfNeeded: value >> 16)
         pointer[2] = UInt8(truncatingIfNeeded: value >> 8)

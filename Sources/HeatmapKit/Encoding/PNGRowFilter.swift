@@ -1,4 +1,5 @@
-/// PNG filter method 0 on rows of 8-bit RGBA pixels (4 bytes per pixel), over unsafe pointers.
+/// PNG filter method 0 on rows of 8-bit RGBA pixels (4 bytes per pixel) or of palette
+/// indices (1 byte per pixel, or several pixels a byte), over unsafe pointers.
 enum PNGRowFilter {
     /// Returns `height` rows of `rowBytes + 1` bytes: each row's filter type, then its filtered bytes.
     static func filterRows(of pixels: [UInt8], rowBytes: Int, height: Int, filter: PNGEncoder.Filter) -> [UInt8] {
@@ -40,22 +41,23 @@ enum PNGRowFilter {
 
     /// Writes `row` (`count` bytes, below `previous`) as one filtered row to `out`: its filter
     /// type, then its `count` filtered bytes; with `fixedType` `nil`, the type of the smallest
-    /// sum of magnitudes, `candidate` and `best` being `count` bytes of scratch each.
+    /// sum of magnitudes, `candidate` and `best` being `count` bytes of scratch each. The
+    /// filters' "left" byte is `bytesPerPixel` (4 for RGBA, the default; 1 for indices) before.
     @inline(__always)
     static func filterRow(
         _ row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>, into out: UnsafeMutablePointer<UInt8>,
         count rowBytes: Int, fixedType: UInt8?, candidate: inout UnsafeMutablePointer<UInt8>,
-        best: inout UnsafeMutablePointer<UInt8>
+        best: inout UnsafeMutablePointer<UInt8>, bytesPerPixel: Int = 4
     ) {
         if let fixedType {
             out[0] = fixedType
-            apply(fixedType, row: row, previous: previous, into: out + 1, count: rowBytes)
+            apply(fixedType, row: row, previous: previous, into: out + 1, count: rowBytes, bytesPerPixel: bytesPerPixel)
             return
         }
         var bestType: UInt8 = 0
         var bestSum = sumOfMagnitudes(row, count: rowBytes)
         for type in candidates where bestSum > 0 {
-            apply(type, row: row, previous: previous, into: candidate, count: rowBytes)
+            apply(type, row: row, previous: previous, into: candidate, count: rowBytes, bytesPerPixel: bytesPerPixel)
             let sum = sumOfMagnitudes(candidate, count: rowBytes)
             if sum < bestSum {
                 (bestType, bestSum) = (type, sum)
@@ -66,24 +68,27 @@ enum PNGRowFilter {
         (out + 1).initialize(from: bestType == 0 ? row : UnsafePointer(best), count: rowBytes)
     }
 
-    /// Writes `row` filtered with PNG filter `type` (0 none, 1 sub, 2 up, 4 Paeth) to `out`.
+    /// Writes `row` filtered with PNG filter `type` (0 none, 1 sub, 2 up, 4 Paeth) to `out`,
+    /// the left byte `bytesPerPixel` before.
     @inline(__always)
     static func apply(
         _ type: UInt8, row: UnsafePointer<UInt8>, previous: UnsafePointer<UInt8>,
-        into out: UnsafeMutablePointer<UInt8>, count: Int
+        into out: UnsafeMutablePointer<UInt8>, count: Int, bytesPerPixel bpp: Int = 4
     ) {
+        let head = min(bpp, count)
         switch type {
         case 1:
-            for i in 0..<4 { out[i] = row[i] }
-            for i in 4..<count { out[i] = row[i] &- row[i &- 4] }
+            for i in 0..<head { out[i] = row[i] }
+            for i in head..<count { out[i] = row[i] &- row[i &- bpp] }
         case 2:
             for i in 0..<count { out[i] = row[i] &- previous[i] }
         case 4:
-            for i in 0..<4 { out[i] = row[i] &- previous[i] }  // Left and upper-left are 0: predicts up.
-            for i in 4..<count {
-                let a = Int16(row[i &- 4])
+            for i in 0..<head { out[i] = row[i] &- previous[i] }  // Left and upper-left are 0: predicts up.
+            var i = head
+            while i < count {
+                let a = Int16(row[i &- bpp])
                 let b = Int16(previous[i])
-                let c = Int16(previous[i &- 4])
+                let c = Int16(previous[i &- bpp])
                 let towardA = b &- c  // p - a, where p = a + b - c.
                 let towardB = a &- c  // p - b
                 let towardC = towardA &+ towardB  // p - c
@@ -92,6 +97,7 @@ enum PNGRowFilter {
                 let pc = towardC < 0 ? 0 &- towardC : towardC
                 let predictor = pa <= pb && pa <= pc ? a : pb <= pc ? b : c
                 out[i] = row[i] &- UInt8(truncatingIfNeeded: predictor)
+                i &+= 1
             }
         default:
             out.initialize(from: row, count: count)

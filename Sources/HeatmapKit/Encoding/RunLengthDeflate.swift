@@ -1,6 +1,7 @@
 /// A fast deflate (RFC 1951) compressor for filtered heatmap scanlines, in a zlib (RFC 1950)
 /// wrapper: one dynamic-Huffman block whose only back-references repeat the previous byte
-/// (distance 1) or the previous pixel (distance 4).
+/// (distance 1) or the bytes a short distance before (the previous RGBA pixel, distance 4, by
+/// default).
 ///
 /// After PNG's `up` filter a heatmap tile is mostly runs of zeros (transparent or vertically
 /// constant areas) and short repeating pixel deltas; run-length matches plus Huffman codes
@@ -22,9 +23,13 @@ enum RunLengthDeflate {
     /// the tokens (their codes); the stream is written straight into the array, whose size is
     /// known from the code lengths and counts before any token is written.
     ///
+    /// Matches repeat the byte before or the bytes `farDistance` (2...4) before.
+    ///
     /// - Precondition: `suffix >= 8`: the bit stream stores 8 bytes at a time.
     /// - Complexity: O(n).
-    static func compress(_ input: UnsafeBufferPointer<UInt8>, prefix: Int, suffix: Int) -> [UInt8] {
+    static func compress(
+        _ input: UnsafeBufferPointer<UInt8>, prefix: Int, suffix: Int, farDistance: Int = 4
+    ) -> [UInt8] {
         precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
         let n = input.count
         let words = RunTokenizer.maskWordCount(byteCount: n)
@@ -38,27 +43,28 @@ enum RunLengthDeflate {
         let tokens = (scratch + words * 16 + RunTokenizer.tokenCount * 4).bindMemory(to: UInt16.self, capacity: n)
         var tokenCount = 0
         if let bytes = input.baseAddress {
-            RunTokenizer.equalityMasks(bytes, count: n, near: equalAt1, far: equalAt4)
+            RunTokenizer.equalityMasks(bytes, count: n, near: equalAt1, far: equalAt4, distance: farDistance)
             tokenCount = RunTokenizer.tokenize(
                 bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histogram: histogram)
         }
         return stream(
             tokens: tokens, count: tokenCount, histogram: histogram, checksum: Adler32.checksum(input), prefix: prefix,
-            suffix: suffix)
+            suffix: suffix, farDistance: farDistance)
     }
 
     /// The zlib stream of the tokens of a parse (``RunTokenizer``) counted in `histogram`,
     /// whose bytes have the Adler-32 `checksum`, between `prefix` and `suffix` bytes as in
-    /// ``compress(_:prefix:suffix:)``.
+    /// ``compress(_:prefix:suffix:farDistance:)``; far matches repeat the bytes `farDistance` before.
     ///
     /// - Precondition: `suffix >= 8`.
     /// - Complexity: O(tokens).
     static func stream(
         tokens: UnsafePointer<UInt16>, count tokenCount: Int, histogram: UnsafePointer<UInt32>, checksum: UInt32,
-        prefix: Int, suffix: Int
+        prefix: Int, suffix: Int, farDistance: Int = 4
     ) -> [UInt8] {
         precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
-        let code = TokenCode(histogram: UnsafeBufferPointer(start: histogram, count: RunTokenizer.tokenCount))
+        let code = TokenCode(
+            histogram: UnsafeBufferPointer(start: histogram, count: RunTokenizer.tokenCount), farDistance: farDistance)
 
         // Header and trees into a small buffer first, to know where the tokens start.
         let head = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 8)

@@ -1,9 +1,10 @@
 /// Splits filtered scanlines into deflate tokens for ``RunLengthDeflate``: literal bytes and
-/// greedy matches that repeat the previous byte (distance 1) or the previous pixel (distance 4).
+/// greedy matches that repeat the previous byte (distance 1) or the bytes a short distance
+/// before (the "far" distance, 2...4: the previous RGBA pixel at 4, the default).
 ///
 /// A token is a `UInt16`: a literal byte is itself (0...255); a match of length 3...258 is
-/// `256 + length - 3`, plus 256 at distance 4 (so 256...511 at distance 1, 512...767 at
-/// distance 4). At each position the longer match wins, distance 1 on a tie, and a byte starts
+/// `256 + length - 3`, plus 256 at the far distance (so 256...511 at distance 1, 512...767 at
+/// the far distance). At each position the longer match wins, distance 1 on a tie, and a byte starts
 /// a literal when neither match reaches 3 bytes.
 ///
 /// The work is split so that the serial part waits on no memory: a vectorised pass first
@@ -19,15 +20,17 @@ enum RunTokenizer {
     static func maskWordCount(byteCount: Int) -> Int { (byteCount + 63) / 64 + 1 }
 
     /// Writes bit `j % 64` of word `j / 64` of `near` for each byte `j` of `bytes` that equals
-    /// the byte before it, and of `far` for each that equals the byte 4 before it. Bits of
-    /// bytes that have no such byte before them, or past the end, are 0.
+    /// the byte before it, and of `far` for each that equals the byte `distance` (default 4)
+    /// before it. Bits of bytes that have no such byte before them, or past the end, are 0.
     ///
-    /// - Precondition: `near` and `far` hold ``maskWordCount(byteCount:)`` words each.
+    /// - Precondition: `near` and `far` hold ``maskWordCount(byteCount:)`` words each;
+    ///   `distance` is in 2...4.
     /// - Complexity: O(n), 16 bytes per comparison.
     static func equalityMasks(
         _ bytes: UnsafePointer<UInt8>, count n: Int, near: UnsafeMutablePointer<UInt64>,
-        far: UnsafeMutablePointer<UInt64>
+        far: UnsafeMutablePointer<UInt64>, distance: Int = 4
     ) {
+        precondition((2...4).contains(distance), "the far distance is 2, 3 or 4")
         let words = maskWordCount(byteCount: n)
         near.initialize(repeating: 0, count: words)
         far.initialize(repeating: 0, count: words)
@@ -41,7 +44,7 @@ enum RunTokenizer {
                 let offset = q * 64 + part * 16
                 let current = raw.loadUnaligned(fromByteOffset: offset, as: SIMD16<UInt8>.self)
                 let previous = raw.loadUnaligned(fromByteOffset: offset - 1, as: SIMD16<UInt8>.self)
-                let pixelBefore = raw.loadUnaligned(fromByteOffset: offset - 4, as: SIMD16<UInt8>.self)
+                let pixelBefore = raw.loadUnaligned(fromByteOffset: offset - distance, as: SIMD16<UInt8>.self)
                 let zero = SIMD16<UInt8>(repeating: 0)
                 let equal1 = unsafeBitCast(
                     zero.replacing(with: 0xFF, where: current .== previous), to: SIMD2<UInt64>.self)
@@ -60,7 +63,7 @@ enum RunTokenizer {
         while j < n {
             let bit: UInt64 = 1 << UInt64(j & 63)
             if bytes[j] == bytes[j - 1] { near[j >> 6] |= bit }
-            if j >= 4 && bytes[j] == bytes[j - 4] { far[j >> 6] |= bit }
+            if j >= distance && bytes[j] == bytes[j - distance] { far[j >> 6] |= bit }
             j = j == 63 ? q * 64 : j + 1  // Past the words done above.
         }
     }

@@ -3,7 +3,8 @@
 struct TokenCode {
     /// Code lengths of the 286 literal/length symbols (0 for unused symbols).
     let literalLengths: [UInt8]
-    /// Code lengths of the 30 distance symbols; only distances 1 and 4 (symbols 0 and 3) are used.
+    /// Code lengths of the 30 distance symbols; only distance 1 and the far distance 2...4
+    /// (symbols 0 and 1...3) are used.
     let distanceLengths: [UInt8]
     /// Per token, its bits in the low 56 and their count in the top 8 (see
     /// ``DeflateBitStream/write(packed:)``): a literal's code, or a match's length code, extra
@@ -14,10 +15,12 @@ struct TokenCode {
     /// The most bits of any token: at most 15 + 5 + 1, as there are only two distance codes.
     let longest: UInt64
 
-    /// The codes for tokens counted in `histogram` (``RunTokenizer/tokenCount`` counters).
+    /// The codes for tokens counted in `histogram` (``RunTokenizer/tokenCount`` counters),
+    /// whose far matches repeat the bytes `farDistance` (2...4, default 4) before.
     ///
     /// - Complexity: O(1): a few passes over the 768 tokens and 286 symbols.
-    init(histogram: UnsafeBufferPointer<UInt32>) {
+    init(histogram: UnsafeBufferPointer<UInt32>, farDistance: Int = 4) {
+        let farSymbol = farDistance - 1
         var literalCounts = [Int](repeating: 0, count: 286)
         var distanceCounts = [Int](repeating: 0, count: 30)
         for byte in 0..<256 { literalCounts[byte] = Int(histogram[byte]) }
@@ -26,15 +29,15 @@ struct TokenCode {
             let far = Int(histogram[509 + length])
             literalCounts[Int(RunLengthDeflate.lengthSymbol[length])] += near + far
             distanceCounts[0] += near
-            distanceCounts[3] += far
+            distanceCounts[farSymbol] += far
         }
         literalCounts[256] = 1
         let literalLengths = HuffmanCode.lengths(for: literalCounts, limit: 15)
         var distanceLengths = HuffmanCode.lengths(for: distanceCounts, limit: 15)
-        // A distance tree with one code must still be complete: give distances 1 and 4 a bit each.
+        // A distance tree with one code must still be complete: give both distances a bit each.
         if distanceLengths.filter({ $0 > 0 }).count < 2 {
             distanceLengths[0] = 1
-            distanceLengths[3] = 1
+            distanceLengths[farSymbol] = 1
         }
         let literalCodes = HuffmanCode.canonicalCodes(for: literalLengths)
         let distanceCodes = HuffmanCode.canonicalCodes(for: distanceLengths)
@@ -49,7 +52,7 @@ struct TokenCode {
             let extraCount = UInt64(RunLengthDeflate.lengthExtraBits[s - 257])
             let extra = UInt64(length - Int(RunLengthDeflate.lengthBase[s - 257]))
             let lengthBits = code | extra << codeCount
-            for (distance, offset) in [(0, 253), (3, 509)] {
+            for (distance, offset) in [(0, 253), (farSymbol, 509)] {
                 let distanceBits = UInt64(distanceCodes[distance]) << (codeCount + extraCount)
                 let count = codeCount + extraCount + UInt64(distanceLengths[distance])
                 packed[offset + length] = lengthBits | distanceBits | count << 56

@@ -2,10 +2,10 @@ import HeatmapCore
 
 extension HeatmapTileLayer {
     /// The PNG of a tile of the sum, drawn a band of rows at a time: the weights gathered into a
-    /// grid reused from the tile before, then for each band its intensities, colours and
-    /// filtered rows in small buffers, parsed for the deflate; the bytes are those of
-    /// `PNGEncoder().encode(colorMap.colorize(intensity, maximum:))`. With M(z) (`nil` for no
-    /// tile: nothing within reach).
+    /// grid reused from the tile before, then for each band its intensities and their colour
+    /// codes (an entry number a pixel); then a palette PNG of the colours used when they number
+    /// at most 256, else RGBA. The pixels are those of `colorMap.colorize(intensity, maximum:)`.
+    /// With M(z) (`nil` for no tile: nothing within reach).
     func renderSum(
         source: LayerSource, rect: PixelRect, space: PixelSpace, kernel: GaussianKernel, snapshot: Snapshot
     ) throws(HeatmapError) -> (TileResult, Double?) {
@@ -16,14 +16,13 @@ extension HeatmapTileLayer {
             let maximum = try normalization(snapshot, space)
             let colors = BandColorizer(snapshot.colorMap, maximum: maximum)
             let width = grid.width
-            let png = try Self.encode(width: width, height: grid.height) { stream in
+            let png = try Self.encode(width: width, height: grid.height, colors: colors) { band in
                 grid.values.withUnsafeBufferPointer { values in
                     guard let base = values.baseAddress else { return }
                     var first = 0
                     while first < grid.height {
-                        let rows = min(stream.bandRows, grid.height - first)
-                        colors.colorize(base + first * width, count: rows * width, into: stream.pixels)
-                        stream.appendPixels(count: rows)
+                        let rows = min(band.rows, grid.height - first)
+                        band.draw(base + first * width, rows)
                         first += rows
                     }
                 }
@@ -43,22 +42,18 @@ extension HeatmapTileLayer {
             throw error
         }
         let colors = BandColorizer(snapshot.colorMap, maximum: maximum)
-        let width = tile.width
-        let png = try Self.encode(width: width, height: tile.height) { stream in
-            _ = tile.convolveInBands(bandRows: stream.bandRows) { values, _, rows in
-                colors.colorize(values, count: rows * width, into: stream.pixels)
-                stream.appendPixels(count: rows)
-            }
+        let png = try Self.encode(width: tile.width, height: tile.height, colors: colors) { band in
+            _ = tile.convolveInBands(bandRows: band.rows) { values, _, rows in band.draw(values, rows) }
         }
         return (.image(png), maximum)
     }
 
-    /// ``PNGEncoder/encodeInBands(width:height:draw:)``, its error as the layer's.
-    private static func encode(width: Int, height: Int, draw: (inout PNGBandStream) -> Void) throws(HeatmapError)
-        -> [UInt8]
-    {
+    /// ``PNGEncoder/encodeColored(width:height:colors:body:)``, its error as the layer's.
+    private static func encode(
+        width: Int, height: Int, colors: BandColorizer, body: (PNGEncoder.BandDrawer) -> Void
+    ) throws(HeatmapError) -> [UInt8] {
         do {
-            return try PNGEncoder.encodeInBands(width: width, height: height, draw: draw)
+            return try PNGEncoder.encodeColored(width: width, height: height, colors: colors, body: body)
         } catch {
             throw .encodingFailed(error.description)
         }

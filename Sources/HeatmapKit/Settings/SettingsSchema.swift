@@ -58,7 +58,8 @@ package enum SettingsSchema {
         ) { (text) throws(SettingError) in
             let gradient: Gradient
             do throws(HeatmapError) {
-                gradient = try Gradient.parse(text)
+                // The command's and server's 255 entries: every tile a palette PNG.
+                gradient = try Gradient.parse(text, colorMapSize: Gradient.paletteColorMapSize)
             } catch {
                 throw SettingError("gradient: \(error.description)")
             }
@@ -66,7 +67,8 @@ package enum SettingsSchema {
         },
         SettingRow(
             "color-map-size", placeholder: "N",
-            help: "entries of the colour map, 2...\(Gradient.maximumColorMapSize) (default 1000; 256 for stops)"
+            help: "entries of the colour map, 2...\(Gradient.maximumColorMapSize) (default 255, so that every\n"
+                + "tile is a palette PNG; the library's is Google's 1000)"
         ) { (text) throws(SettingError) in
             guard let n = Int(text), (2...Gradient.maximumColorMapSize).contains(n) else {
                 throw SettingError(

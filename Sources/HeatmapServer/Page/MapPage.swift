@@ -1,7 +1,7 @@
-/// The page at `/`: every layer on a Leaflet map over OpenStreetMap, a layer switcher, and a
+/// The page at `/`: every layer on a Leaflet map over OpenStreetMap, a layer switcher, a
 /// control for each setting whose row in ``SettingsSchema`` has one (radius, opacity, gradient,
 /// colour scale, percentile, radius in metres; listed in `/catalog`), which re-request tiles (and
-/// the legend) with query parameters.
+/// the legend) with query parameters, and beside them a PNG/WebP choice of the tiles' format.
 enum MapPage {
     /// Where Leaflet comes from.
     enum LeafletSource {
@@ -52,7 +52,7 @@ enum MapPage {
             <body>
             <div id="map"></div>
             <div id="panel">
-            <div id="controls"></div>
+            <div id="controls"><label id="format-choice">format <select id="format"><option>png</option><option>webp</option></select></label></div>
             <img id="legend" alt="legend">
             </div>
             <script>
@@ -95,6 +95,12 @@ enum MapPage {
             }
             fetch("/catalog").then((r) => r.json()).then((catalog) => {
               const controls = catalog.controls.map((c) => makeControl(c, catalog.layers[0]));
+              // The format's choice after the schema's controls; ?format=webp on the page asks for WebP
+              // tiles (not a tile parameter: the extension says it).
+              document.getElementById("controls").append(document.getElementById("format-choice"));
+              const format = document.getElementById("format");
+              if (new URLSearchParams(location.search).get("format") === "webp") format.value = "webp";
+              function tileURL(info) { return "/" + info.name + "/{z}/{x}/{y}{r}." + format.value + query(); }
               // The page's own query (/?gradient=fire&radius=30) sets the controls, for links.
               const given = new URLSearchParams(location.search);
               let tuned = false;
@@ -121,7 +127,7 @@ enum MapPage {
               }
               const overlays = {};
               const layers = catalog.layers.map((info, i) => {
-                const layer = L.tileLayer("/" + info.name + "/{z}/{x}/{y}{r}.png" + query(), {
+                const layer = L.tileLayer(tileURL(info), {
                   minZoom: info.minzoom, maxZoom: info.maxzoom, attribution: info.attribution || ATTRIBUTION });
                 layer.on("tileloadstart", () => { status.tilesRequested++; report(); });
                 layer.on("tileload", () => { status.tilesLoaded++; report(); });
@@ -156,13 +162,16 @@ enum MapPage {
               function update() {
                 tuned = true;
                 show();
-                for (const { info, layer } of layers) layer.setUrl("/" + info.name + "/{z}/{x}/{y}{r}.png" + query());
+                for (const { info, layer } of layers) layer.setUrl(tileURL(info));
                 showLegend();
               }
               for (const { control, element } of controls) {
                 element.addEventListener("change", update);
                 if (control.kind === "slider") element.addEventListener("input", show);
               }
+              format.addEventListener("change", () => {
+                for (const { info, layer } of layers) layer.setUrl(tileURL(info));
+              });
               show();
               showLegend();
               report();

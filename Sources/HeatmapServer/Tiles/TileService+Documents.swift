@@ -17,7 +17,7 @@ extension TileService {
         }
         do {
             let document = try document(for: layer, base: baseURL(request), settings: settings, scale: scale)
-            return validated(json(document), request)
+            return validated(inRequestedFormat(json(document), request: request), request)
         } catch {
             return .text(error.status, error.message)
         }
@@ -90,7 +90,7 @@ extension TileService {
 }
 
 /// TileJSON 3.0.0 (https://github.com/mapbox/tilejson-spec), plus the layer's defaults.
-struct TileJSON: Encodable {
+struct TileJSON: Codable {
     var tilejson: String
     var name: String
     var description: String
@@ -114,6 +114,9 @@ struct TileJSON: Encodable {
     var legend: String? = nil
     /// The percentile tiles are normalised by, when they are.
     var maxPercentile: Double? = nil
+    /// The image formats of the tiles: `png` (`tiles`), and `webp` from the same URL with
+    /// `.webp` (`?format=webp` on this document's URL gives those in `tiles`).
+    var formats: [String] = ["png", "webp"]
 }
 
 /// What `/catalog` lists.

@@ -19,6 +19,8 @@ package final class TileService: HTTPResponder {
     package let stats: ServerStats
     let registry: LayerRegistry
     let cache: TileCache<TileKey, RenderedTile>
+    /// WebP tiles made from the PNG tiles (TileService+WebP.swift), a quarter of the PNG cache's size.
+    let webpCache: TileCache<WebPTileKey, RenderedTile>
     let inFlight = InFlightRenders()
     let assets: StaticAssets
     /// Renders that may wait on something else (a database, an upstream, a percentile's pass).
@@ -53,6 +55,7 @@ package final class TileService: HTTPResponder {
         self.stats = stats
         let cache = TileCache<TileKey, RenderedTile>(capacityBytes: options.cacheBytes)
         self.cache = cache
+        webpCache = TileCache(capacityBytes: options.cacheBytes / 4)
         for case let live as any LiveTileLayer in layers {
             live.caches.attach(cache) { [weak registry] name in registry?.draws(name, from: live) ?? false }
         }
@@ -115,6 +118,7 @@ package final class TileService: HTTPResponder {
             response.headers.add("Cache-Control", "public, max-age=86400")
             return finish(response, route: route)
         case .points, .notFound:
+            if let webp = webpTile(request) { return webp }
             return finish(.text(.notFound, "not found"), route: route)
         }
     }

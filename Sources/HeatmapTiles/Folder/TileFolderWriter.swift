@@ -1,6 +1,6 @@
 import Foundation
 
-/// Writes `dir/{z}/{x}/{y}.png` (`{y}@2x.png`, `{y}@3x.png` at scales 2 and 3) and
+/// Writes `dir/{z}/{x}/{y}.png` (`{y}@2x.png`, `{y}@3x.png` at scales 2 and 3; `.webp` for WebP) and
 /// `dir/metadata.json`. Each tile is written under a temporary name and renamed, so a tile
 /// file is always whole; an interrupted render keeps the finished tiles and can resume.
 package final class TileFolderWriter: TileSink {
@@ -67,16 +67,16 @@ package final class TileFolderWriter: TileSink {
         try writeFile(metadataPath, bytes: TileFolderReader.encode(metadata))
     }
 
-    /// The file name of a tile's row at a scale: `7.png`, `7@2x.png`.
-    package static func fileName(y: Int, scale: Int) -> String {
-        scale == 1 ? "\(y).png" : "\(y)@\(scale)x.png"
+    /// The file name of a tile's row at a scale: `7.png`, `7@2x.png` (`7.webp` for WebP).
+    package static func fileName(y: Int, scale: Int, format: TileImageFormat = .png) -> String {
+        (scale == 1 ? "\(y)." : "\(y)@\(scale)x.") + format.fileExtension
     }
 
     /// The tiles in the folder at this render's scale (when resuming).
     package func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> {
         guard resuming else { return [] }
         let manager = FileManager.default
-        let suffix = metadata.scale == 1 ? ".png" : "@\(metadata.scale)x.png"
+        let suffix = (metadata.scale == 1 ? "." : "@\(metadata.scale)x.") + metadata.imageFormat.fileExtension
         var tiles = Set<TileCoordinate>()
         for zoomName in (try? manager.contentsOfDirectory(atPath: path)) ?? [] {
             guard let zoom = Int(zoomName), (0...22).contains(zoom) else { continue }
@@ -105,7 +105,8 @@ package final class TileFolderWriter: TileSink {
             }
             madeFolders.insert(key)
         }
-        try writeFile(folder + "/" + Self.fileName(y: tile.y, scale: metadata.scale), bytes: data)
+        try writeFile(
+            folder + "/" + Self.fileName(y: tile.y, scale: metadata.scale, format: metadata.imageFormat), bytes: data)
         bytesWritten += data.count
         committedTiles = (committedTiles ?? 0) + 1
     }

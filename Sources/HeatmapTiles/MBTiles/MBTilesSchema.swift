@@ -20,7 +20,7 @@ enum MBTilesSchema {
         let c = metadata.center
         let legends = metadata.legendsJSON.map { [("json", "{\"heatmap_legends\":\($0)}")] } ?? []
         return legends + [
-            ("name", metadata.name), ("format", "png"), ("type", "overlay"),
+            ("name", metadata.name), ("format", metadata.imageFormat.rawValue), ("type", "overlay"),
             ("bounds", "\(b.west),\(b.south),\(b.east),\(b.north)"),
             ("center", "\(c.longitude),\(c.latitude),\(c.zoom)"),
             ("minzoom", String(metadata.minZoom)), ("maxzoom", String(metadata.maxZoom)),

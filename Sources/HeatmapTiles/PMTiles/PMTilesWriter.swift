@@ -97,6 +97,7 @@ package final class PMTilesWriter: TileSink {
             throw TileArchiveError(.io, path: path, "cannot compress the metadata")
         }
         var header = PMTilesHeader()
+        header.tileType = metadata.imageFormat.pmtilesType
         header.rootLength = UInt64(root.count)
         header.metadataOffset = header.rootOffset + header.rootLength
         header.metadataLength = UInt64(meta.count)
@@ -175,7 +176,7 @@ package final class PMTilesWriter: TileSink {
         let q = TileMetadata.quoted
         return """
             {"name":\(q(metadata.name)),"description":\(q(metadata.description)),"attribution":\(q(metadata.attribution)),\
-            "type":"overlay","format":"png","scale":\(metadata.scale),"tilesize":\(metadata.tileSize),\
+            "type":"overlay","format":"\(metadata.imageFormat.rawValue)","scale":\(metadata.scale),"tilesize":\(metadata.tileSize),\
             "heatmap_options":\(metadata.optionsJSON)\(metadata.legendsJSON.map { ",\"heatmap_legends\":" + $0 } ?? "")}
             """
     }

@@ -18,6 +18,9 @@ public struct PyramidRenderer: Sendable {
     package var scale: Int
     /// Render threads.
     package var jobs: Int
+    /// Turns each tile's PNG into the bytes stored (a WebP, say), on the render threads; `nil`
+    /// (the default) stores the PNG. Its error fails the render, naming the tile.
+    package var transcode: (@Sendable ([UInt8]) throws -> [UInt8])? = nil
 
     /// Creates a renderer.
     public init(layer: any TileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
@@ -83,8 +86,10 @@ public struct PyramidRenderer: Sendable {
         let queue = TileQueue<Item>(capacity: Self.queueCapacity(jobs: jobs))
         let shared = SharedWalk(walk)
         for _ in 0..<jobs {
-            let thread = Thread { [layer, scale] in
-                Self.work(layer: layer, walk: shared, scale: scale, stored: stored, queue: queue, progress: progress)
+            let thread = Thread { [layer, scale, transcode] in
+                Self.work(
+                    layer: layer, walk: shared, scale: scale, transcode: transcode, stored: stored, queue: queue,
+                    progress: progress)
             }
             thread.stackSize = 8 << 20
             thread.start()
@@ -140,8 +145,8 @@ public struct PyramidRenderer: Sendable {
     }
 
     private static func work(
-        layer: any TileLayer, walk: SharedWalk, scale: Int, stored: Set<TileCoordinate>,
-        queue: TileQueue<Item>, progress: RenderProgress
+        layer: any TileLayer, walk: SharedWalk, scale: Int, transcode: (@Sendable ([UInt8]) throws -> [UInt8])?,
+        stored: Set<TileCoordinate>, queue: TileQueue<Item>, progress: RenderProgress
     ) {
         defer { queue.push(.finished) }
         while !progress.isStopping {
@@ -155,7 +160,7 @@ public struct PyramidRenderer: Sendable {
             }
             do {
                 switch try layer.tileFor(TileRequest(x: tile.x, y: tile.y, zoom: tile.zoom, scale: scale)) {
-                case .image(let png): queue.push(.tile(tile, png))
+                case .image(let png): queue.push(.tile(tile, try transcode?(png) ?? png))
                 case .noTile: progress.empty.add(1, ordering: .relaxed)
                 case .notAvailableYet:
                     // Never stored as empty: a tile an upstream did not give is not known to be empty.

@@ -24,6 +24,11 @@ public struct TileMetadata: Sendable, Hashable, Codable {
     /// Each zoom's legend (keys "0"..."22"; see TileLegend.swift), or `nil`: additive, so that
     /// resuming compares ``options`` alone and archives written before legends still resume.
     package var legends: [String: TileLegend]? = nil
+    /// The tiles' image format; `nil` (archives written before WebP) is PNG.
+    public var format: TileImageFormat? = nil
+
+    /// The tiles' image format: ``format``, PNG when absent.
+    public var imageFormat: TileImageFormat { format ?? .png }
 
     /// Creates metadata.
     public init(

@@ -21,7 +21,7 @@ import Testing
         let output = folder.path + "/map.png"
         let viewport = Viewport(
             center: Coordinate(latitude: -37.5, longitude: 144.9), zoom: zoom, width: 300, height: 200, scale: 2)
-        let heat = HeatmapTileLayer(weightedData: Fixtures.policeStations)
+        let heat = HeatmapTileLayer(weightedData: Fixtures.policeStations, settings: .paletteDefault)
         heat.radius = 25
 
         var result = try run([
