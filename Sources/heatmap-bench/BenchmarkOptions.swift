@@ -29,6 +29,8 @@ struct BenchmarkOptions {
     var postgresReuse = false
     /// Rows of the table the `postgres-maximum` section finds M(z) over (0: not measured).
     var postgresMaximumRows = 0
+    /// Rows of the table the `postgres-where` section draws with and without a function for `--where`.
+    var postgresWhereRows = 1_000_000
     /// The shards of the `postgres-sharded` section (`--shard URL`, repeated).
     var shardURLs: [String] = []
     /// The parts of the report to measure; all of them by default.
@@ -38,7 +40,7 @@ struct BenchmarkOptions {
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "bytes", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
         "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "live-serve", "uncached",
-        "postgres-maximum",
+        "postgres-maximum", "postgres-where",
     ]
 
     init() {}
@@ -71,6 +73,7 @@ struct BenchmarkOptions {
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
             case "--postgres-maximum-rows": postgresMaximumRows = max(0, try list(try value())[0])
+            case "--postgres-where-rows": postgresWhereRows = max(1, try list(try value())[0])
             case "--shard": shardURLs.append(try value())
             case "--postgres-reuse": postgresReuse = true
             case "--uncached-tiles":

@@ -75,5 +75,6 @@ struct Report: Codable {
     var postgresSharded: ShardedMeasurement?
     var postgresRender: [PostgresRenderMeasurement] = []
     var postgresMaximum: [PostgresMaximumMeasurement] = []
+    var postgresWhere: [PostgresWhereMeasurement] = []
     var uncached: UncachedMeasurement?
 }

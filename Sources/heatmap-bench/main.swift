@@ -14,7 +14,7 @@ let usage = """
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         bytes, stacked, normalization, throughput, encoders, render, postgres,
                         postgres-sharded, postgres-render, mean, percentile, live, live-serve, uncached,
-                        postgres-maximum
+                        postgres-maximum, postgres-where
                         (the index is always built)
       --uncached-tiles  for uncached: tiles Z/X/Y[@2x], comma-separated (default: the dense and
                         sparse tiles of zoom 16 and the dense one of zoom 10 at 512 px, and 0/0/0@2x)
@@ -33,6 +33,7 @@ let usage = """
       --postgres-serve-rows N  also import N rows (20000000 for README's figure) into heatmap_bench_serve
                         (kept for later runs), serve it with the heatmap built beside heatmap-bench,
                         ask for the tiles and read the server's resident memory (default 0: not done)
+      --postgres-where-rows N  for postgres-where: the rows of heatmap_bench_where (default 1000000)
       --postgres-maximum-rows N  for postgres-maximum: the rows of heatmap_bench_serve (imported
                         when it holds another count; 20000000 for README's figure), whose M(z) at each of
                         --postgres-zooms is found by the kernel-bounded search and the one before
@@ -415,6 +416,16 @@ if options.sections.contains("postgres-maximum") && options.postgresMaximumRows 
             zooms: options.postgresNormalizationZooms, log: log)
     } else {
         log("postgres-maximum: skipped (no --postgres URL)")
+    }
+}
+
+// A --where condition as a function of the row against the text in the statement (PostgresWhereBenchmark.swift).
+if options.sections.contains("postgres-where") {
+    if let url = options.postgresURL {
+        report.postgresWhere = try PostgresWhereBenchmark.run(
+            url: url, rows: options.postgresWhereRows, seed: options.seed, log: log)
+    } else {
+        log("postgres-where: skipped (no --postgres URL)")
     }
 }
 

@@ -19,6 +19,8 @@ extension InfoCommand {
         /// With `--value COL`: the column and the smallest and largest value of the rows drawn.
         var value: String? = nil
         var values: [Double]? = nil
+        /// For a table `import` made: the triggers missing for live updates (empty when all are there).
+        var missingTriggers: [String]? = nil
     }
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, the
@@ -32,8 +34,10 @@ extension InfoCommand {
         let summary: PostgresTableSummary
         let zoomRange: ClosedRange<Int>
         var values: [Output.Normalization] = []
+        var missing: [String]?
         do {
             summary = try source.summary()
+            missing = source.isImported ? try source.missingTriggers() : nil
             zoomRange = try suggestedZooms(
                 points: source.extent().suggestedZoomRange(radius: radius), latitude: radiusLatitude ?? 0)
             values = try normalizations(layer)
@@ -54,6 +58,7 @@ extension InfoCommand {
             normalization: values, radiusMeters: radiusMeters,
             radiusLatitude: radiusLatitude)
         (output.value, output.values) = (options.valueColumn, range.map { [$0.lowerBound, $0.upperBound] })
+        output.missingTriggers = missing
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -76,6 +81,13 @@ extension InfoCommand {
             text += "weights: min \(minimum), max \(maximum), sum \(sum), mean \(sum / Double(s.rows))\n"
         }
         text += "zero weights: \(s.zeroWeights) (kept, drawing nothing)\n"
+        if let missing {
+            text +=
+                missing.isEmpty
+                ? "live updates: the triggers import makes are all there\n"
+                : "live updates: missing triggers: \(missing.joined(separator: ", ")); a running serve does not see "
+                    + "every change: a heatmap import --append into it puts them back\n"
+        }
         text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
         text += " (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude)))\n"
         if let column = output.value, let range {

@@ -24,6 +24,11 @@ extension ServeCommand {
             source.pinned(toChangeCount: initial), valueColumn: valueColumn, count: summary.rows,
             bounds: summary.bounds)
         let layer = try ServedLayer(name: postgres.name, settings: postgres.settings, data: data)
+        if let missing = try? source.missingTriggers(), !missing.isEmpty {
+            StandardStreams.error(
+                "heatmap: table \(postgres.table.name) lacks triggers import makes (\(missing.joined(separator: ", "))), "
+                    + "so some changes to its rows will not show: a heatmap import --append into it puts them back\n")
+        }
         if initial == nil {
             StandardStreams.error(
                 "heatmap: table \(postgres.table.name) has no change count (import makes one), so changes "

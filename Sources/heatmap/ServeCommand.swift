@@ -178,10 +178,13 @@ struct ServeCommand {
         server.start()
         let address = host.contains(":") ? "[\(host)]" : host
         let names = layers.names.joined(separator: ", ")
-        StandardStreams.output("heatmap: serving \(names) on http://\(address):\(server.port)/\n")
+        // The signals are handled before the line that says the server is up: whoever waits for it
+        // may stop the server at once, and a SIGTERM pending (blocked by the parent's mask) when
+        // handleSignals sets SIG_IGN would be discarded, leaving the server running.
         let sources = Self.handleSignals(
             server: server, service: service, options: layers.readOptions, valueColumns: layers.valueColumns,
             accessLog: accessLog)
+        StandardStreams.output("heatmap: serving \(names) on http://\(address):\(server.port)/\n")
         for table in tables { table.start() }
         let files = service.sources
         let watcher =

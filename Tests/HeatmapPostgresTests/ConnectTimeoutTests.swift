@@ -40,7 +40,7 @@ import Testing
         deinit { close(descriptor) }
     }
 
-    @Test("connect_timeout 10 is given to libpq unless the string or PGCONNECT_TIMEOUT sets it")
+    @Test("connect_timeout 10 is given to libpq unless the string or PGCONNECT_TIMEOUT sets it", .needsPostgres)
     func parameters() throws {
         let parameters = ConnectionString("host=h").connectParameters
         if getenv("PGCONNECT_TIMEOUT") == nil {
@@ -48,7 +48,7 @@ import Testing
         }
         let given = ConnectionString("host=h connect_timeout=3").connectParameters
         #expect(!given.dropLast().contains { $0.keyword == "connect_timeout" })
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         #expect(try PostgresConnection(cluster.conninfo).liveOptions["connect_timeout"] == "10")
     }
 

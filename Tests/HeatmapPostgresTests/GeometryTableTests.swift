@@ -5,19 +5,16 @@ import Testing
 @testable import HeatmapPostgres
 
 /// A user's table of PostGIS point geometries (`--geometry`), against the same points in memory.
-@Suite(.serialized) struct GeometryTableTests {
-    /// The shared cluster with PostGIS created in its database, or `nil` (said why) when
-    /// PostgreSQL or PostGIS is not installed.
-    static func postgis() throws -> (TestCluster, PostgresConnection)? {
-        guard let cluster = try TestCluster.require() else { return nil }
+@Suite(.serialized, .needsPostgres) struct GeometryTableTests {
+    /// The shared cluster with PostGIS created in its database (tests that call it carry
+    /// ``Testing/Trait/needsPostGIS``); throws when PostgreSQL or PostGIS is not installed.
+    static func postgis() throws -> (TestCluster, PostgresConnection) {
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         let available = try connection.execute("SELECT count(*) FROM pg_available_extensions WHERE name = 'postgis'")
-        guard available.text(0, 0) == "1" else {
-            print(
-                "PostGIS tests skipped: no postgis extension for this PostgreSQL (apt-get install postgresql-15-postgis-3)"
-            )
-            return nil
-        }
+        try #require(
+            available.text(0, 0) == "1",
+            "no postgis extension for this PostgreSQL (apt-get install postgresql-15-postgis-3)")
         try connection.execute("BEGIN")
         try connection.execute("SELECT pg_advisory_xact_lock(4242)")
         try connection.execute("CREATE EXTENSION IF NOT EXISTS postgis")
@@ -45,9 +42,11 @@ import Testing
         }
     }
 
-    @Test("a geometry(Point, 4326) column draws the tiles of the points in memory: z0, antimeridian, scales 1-3")
+    @Test(
+        "a geometry(Point, 4326) column draws the tiles of the points in memory: z0, antimeridian, scales 1-3",
+        .needsPostGIS)
     func pointColumn() throws {
-        guard let (cluster, connection) = try Self.postgis() else { return }
+        let (cluster, connection) = try Self.postgis()
         let points = PostgresSourceTests.points
         try Self.makeTable("geo_points", type: "geometry(Point, 4326)", points: points, on: connection)
         let table = PostgresTable(name: "geo_points", weightColumn: "w", geometryColumn: "geom")
@@ -72,9 +71,11 @@ import Testing
         #expect(text.contains("geo_points_heatmap_key_idx"), "\(text)")
     }
 
-    @Test("NULL, other SRIDs, non-points, empty points and out-of-range points draw nothing and are counted")
+    @Test(
+        "NULL, other SRIDs, non-points, empty points and out-of-range points draw nothing and are counted",
+        .needsPostGIS)
     func skippedRows() throws {
-        guard let (cluster, connection) = try Self.postgis() else { return }
+        let (cluster, connection) = try Self.postgis()
         let points = Array(PostgresSourceTests.points.prefix(80))
         try Self.makeTable("geo_mixed", type: "geometry", points: points, on: connection)
         try connection.execute(
@@ -93,9 +94,11 @@ import Testing
         try PostgresSourceTests.expectSameTiles(source, as: points, scales: [1])
     }
 
-    @Test("a column of another SRID, of polygons, or not a geometry is an error naming it; so is no PostGIS")
+    @Test(
+        "a column of another SRID, of polygons, or not a geometry is an error naming it; so is no PostGIS",
+        .needsPostGIS)
     func badColumns() throws {
-        guard let (cluster, connection) = try Self.postgis() else { return }
+        let (cluster, connection) = try Self.postgis()
         try connection.execute("DROP TABLE IF EXISTS geo_bad")
         try connection.execute(
             "CREATE TABLE geo_bad (merc geometry(Point, 3857), area geometry(Polygon, 4326), label text, p point)")

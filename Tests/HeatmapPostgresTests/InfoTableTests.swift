@@ -7,7 +7,7 @@ import Testing
 
 /// `heatmap info --postgres` suggests the zooms `heatmap info` suggests for the same points
 /// from a file: the same definition (``SuggestedZooms``), over bounds and a sample from SQL.
-@Suite(.serialized) struct InfoTableTests {
+@Suite(.serialized, .needsPostgres) struct InfoTableTests {
     /// The `suggested zooms: A...B (radius R)` line a run printed.
     static func suggestedLine(_ text: String) -> String? {
         text.split(separator: "\n").first { $0.hasPrefix("suggested zooms: ") }.map(String.init)
@@ -15,7 +15,7 @@ import Testing
 
     @Test("up to 1000 rows, the sample is every row: the table's suggested zooms and bounds are the file's")
     func smallTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let points = PostgresSourceTests.points
         #expect(points.count <= PostgresSource.sampleSize)
         let file = try HeatmapCommand.csv(points)
@@ -41,7 +41,7 @@ import Testing
 
     @Test("across the antimeridian the bounds are the smallest interval, as a file's")
     func antimeridian() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let points = PostgresSourceTests.points.filter { abs($0.coordinate.longitude) > 179 }
         _ = try PostgresImport.run(points: points, into: "info_dateline", connection: cluster.conninfo, mode: .replace)
         let extent = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "info_dateline"))
@@ -58,7 +58,7 @@ import Testing
     /// lowest zoom (from the bounds) is the same, the highest within one zoom.
     @Test("more than 1000 rows: the same lowest zoom, the highest within one of the file's")
     func sampledTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         var points: [WeightedLatLng] = []
         var random = SplitMix64(seed: 0x5EED)
         func uniform() -> Double { Double.random(in: 0..<1, using: &random) }

@@ -6,10 +6,10 @@ import Testing
 
 /// `heatmap info --postgres --zoom` prints its M(z) lines as `heatmap info` of a file does:
 /// `M(3) = 4.0 (radius 20, scale 1)`; it printed `(radius 20), scale 1)`.
-@Suite(.serialized) struct InfoTableTextTests {
+@Suite(.serialized, .needsPostgres) struct InfoTableTextTests {
     @Test("M(z) lines read as a file's, the same value in the same words")
     func normalizationLines() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let points = PostgresSourceTests.points
         let file = try HeatmapCommand.csv(points)
         defer { try? FileManager.default.removeItem(atPath: file) }

@@ -5,9 +5,9 @@ import Testing
 
 /// TCP keepalives on every connection, unless the user's connection string sets them.
 @Suite(.serialized) struct KeepaliveTests {
-    @Test("a live connection uses keepalives 1, idle 30 s, interval 10 s, count 3 by default")
+    @Test("a live connection uses keepalives 1, idle 30 s, interval 10 s, count 3 by default", .needsPostgres)
     func defaults() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         let options = connection.liveOptions
         #expect(options["keepalives"] == "1")
@@ -21,9 +21,9 @@ import Testing
         #expect(try connection.execute("SELECT 1").text(0, 0) == "1")
     }
 
-    @Test("the user's keepalive settings win, in a URL and in key=value words")
+    @Test("the user's keepalive settings win, in a URL and in key=value words", .needsPostgres)
     func userWins() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let url = ConnectionString(cluster.url + "?keepalives_idle=45&keepalives_count=7")
         let fromURL = try PostgresConnection(url).liveOptions
         #expect(fromURL["keepalives_idle"] == "45")

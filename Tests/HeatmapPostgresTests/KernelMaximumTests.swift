@@ -7,12 +7,12 @@ import Testing
 
 /// M(z) by the kernel-bounded search equals memory's and the weight-bounded search's, and a
 /// removal far from the maximum keeps M(z) without a search.
-@Suite(.serialized) struct KernelMaximumTests {
+@Suite(.serialized, .needsPostgres) struct KernelMaximumTests {
     @Test(
         "kernel-bounded M(z) equals memory's and the pruned search's: clustered, antimeridian, several zooms and radii",
         arguments: [4, 5])
     func sameAsMemoryAndPruned(seed: UInt64) throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let points = PrunedMaximumTests.points(seed: seed)
         let table = "kernel_\(seed)"
         _ = try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)
@@ -39,7 +39,7 @@ import Testing
 
     @Test("a DELETE far from the maximum keeps M(z) with no search; one at the maximum searches again, both exact")
     func removals() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         var points = PrunedMaximumTests.points(seed: 9)
         // The maximum at every zoom below: a heavy pair, alone.
         points.append(WeightedLatLng(coordinate: Coordinate(latitude: -30, longitude: 60), intensity: 5000))

@@ -36,9 +36,9 @@ import Testing
 
     @Test(
         "import keeps the levels of 2 rows a cell or more; M(z) equals memory's where the levels end at them",
-        arguments: [6, 7])
+        .needsPostgres, arguments: [6, 7])
     func endingAtTheSummaries(seed: UInt64) throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let points = PrunedMaximumTests.points(seed: seed)
         let table = "kernel_plan_\(seed)"
         _ = try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)

@@ -30,7 +30,7 @@ extension MaximumStoreTests {
 
     @Test("a user with SELECT only takes the values kept and searches the others, keeping nothing, in one notice")
     func readOnlyUser() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let table = "stored_readonly"
         _ = try PostgresImport.run(
             points: PrunedMaximumTests.points(seed: 13), into: table, connection: cluster.conninfo, mode: .replace)
@@ -56,7 +56,7 @@ extension MaximumStoreTests {
 
     @Test("a table imported before heatmap_maxima: a reader goes on without it, one notice; its owner makes it")
     func olderTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let database = "mz_older"
         let admin = try PostgresConnection(cluster.conninfo)
         let exists = try admin.execute("SELECT count(*) FROM pg_database WHERE datname = $1", [database])
@@ -101,7 +101,7 @@ extension MaximumStoreTests {
 
     @Test("a sharded table keeps M(z) on the coordinator; rows written on a shard and not gathered are never mixed")
     func sharded() throws {
-        guard let cluster = try ShardingTests.require() else { return }
+        let cluster = try ShardingTests.require()
         let table = "stored_byhand"
         try cluster.build(table: table, points: ShardingTests.points)
         _ = try PostgresAttach.run(table: table, connection: cluster.coordinator.conninfo)

@@ -9,7 +9,7 @@ import Testing
 /// M(z) kept in `heatmap_maxima` (``MaximumStore``): a second source (as a second process)
 /// takes the value without searching, only at the change count it was found at; a read-only
 /// user, a table imported before the store and a sharded table work.
-@Suite(.serialized) struct MaximumStoreTests {
+@Suite(.serialized, .needsPostgres) struct MaximumStoreTests {
     /// The notices a source said.
     final class Notices: Sendable {
         let lines = Mutex<[String]>([])
@@ -60,7 +60,7 @@ import Testing
 
     @Test("a second source takes each M(z) kept without searching, bit for bit; after an INSERT only the new count's")
     func keptPerChangeCount() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let table = "stored_maxima"
         _ = try PostgresImport.run(
             points: PrunedMaximumTests.points(seed: 11), into: table, connection: cluster.conninfo, mode: .replace)
@@ -113,7 +113,7 @@ import Testing
 
     @Test("the newest few change counts are kept per slot; older ones are deleted")
     func bounded() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let table = "stored_bounded"
         _ = try PostgresImport.run(
             points: PrunedMaximumTests.points(seed: 12), into: table, connection: cluster.conninfo, mode: .replace)

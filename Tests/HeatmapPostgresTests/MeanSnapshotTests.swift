@@ -9,7 +9,7 @@ import Testing
 
 /// A mean tile's two channels come from one snapshot: a change committed between them
 /// neither fails the tile (503) nor shows in half of it.
-@Suite(.serialized) struct MeanSnapshotTests {
+@Suite(.serialized, .needsPostgres) struct MeanSnapshotTests {
     /// The Melbourne tile of ``MeanSourceTests``'s table, drawn as the mean of `price`.
     static let path = "6/57/39.png?aggregate=mean&value-range=570,590"
     /// Moves the prices of the rows in that tile between two states (`+5`, then `-5`).
@@ -55,7 +55,7 @@ import Testing
 
     @Test("writes committed while mean tiles are drawn: every answer 200, each one state's tile, the one it began in")
     func writesBetweenChannels() async throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let (source, writer, before, after) = try Self.twoStates("priced_live", cluster: cluster)
         let served = try ServedTableFixture(source, name: "priced", followsPartialChanges: false, data: Self.data)
         defer { served.stop() }
@@ -91,7 +91,7 @@ import Testing
 
     @Test("a writer flipping the rows while mean and density tiles are asked: every answer 200, one state's tile")
     func concurrentWrites() async throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let (source, flipper, before, after) = try Self.twoStates("priced_flips", cluster: cluster)
         let served = try ServedTableFixture(source, name: "priced", followsPartialChanges: false, data: Self.data)
         defer { served.stop() }

@@ -7,7 +7,7 @@ import Testing
 
 /// The kernel-weighted mean of a column over PostgreSQL (`sum(weight)` and
 /// `sum(weight * (value - LO))` per pixel) against the in-memory mean of the same points.
-@Suite(.serialized) struct MeanSourceTests {
+@Suite(.serialized, .needsPostgres) struct MeanSourceTests {
     /// The police stations and the points of PostgresSourceTests, each valued ⌊4·lng⌋.
     static let points = PostgresSourceTests.points
     static let values = points.map { ($0.coordinate.longitude * 4).rounded(.down) }
@@ -69,7 +69,7 @@ import Testing
 
     @Test("an imported and a plain table give the in-memory mean, its range and its shown pixels")
     func sameAsMemory() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         var settings = HeatmapSettings()
         settings.aggregate = .mean
         for (name, imported) in [("priced", true), ("plain_priced", false)] {
@@ -89,7 +89,7 @@ import Testing
 
     @Test("a missing column, or rows without a value, are errors naming the column; nothing is left out silently")
     func refusals() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         try Self.table("priced_nulls", imported: true, cluster: cluster)
         let connection = try PostgresConnection(cluster.conninfo)
         try connection.execute("UPDATE priced_nulls SET price = NULL WHERE lng > 145")
@@ -113,7 +113,7 @@ import Testing
 
     @Test("aggregate=mean over a served table: the library's tile from the same channels, and 400 without values")
     func served() async throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         try Self.table("priced_served", imported: true, cluster: cluster)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "priced_served"))
         let summary = try source.summary()
@@ -153,7 +153,7 @@ import Testing
 
     @Test("tile and info --postgres --aggregate mean --value COL: the library's tile, the value range")
     func commands() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         try Self.table("priced_command", imported: true, cluster: cluster)
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("mean-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: output) }

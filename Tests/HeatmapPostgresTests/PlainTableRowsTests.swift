@@ -7,7 +7,7 @@ import Testing
 /// A user's plain table with rows no reader would accept (latitude beyond ±90, NaN, infinite
 /// longitudes, NULLs, bad weights): they are left out and counted, and the tiles are those of
 /// the good rows alone, whether or not the table has the key index.
-@Suite(.serialized) struct PlainTableRowsTests {
+@Suite(.serialized, .needsPostgres) struct PlainTableRowsTests {
     /// The rows that must draw nothing: (lat, lng, weight) as SQL literals.
     static let unusable: [(String, String, String)] = [
         ("91", "144.9", "1"), ("-91", "144.9", "1"), ("'NaN'", "144.9", "1"), ("-37.8", "'NaN'", "1"),
@@ -38,7 +38,7 @@ import Testing
 
     @Test("latitudes beyond ±90, NaN and infinite positions draw nothing: the tiles and M(z) of the good rows")
     func outOfRangePositions() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         let points = PostgresSourceTests.points
         try Self.makeTable("plain_unusable", points: points, on: connection)

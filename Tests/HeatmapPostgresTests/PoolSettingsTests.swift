@@ -3,10 +3,10 @@ import Testing
 @testable import HeatmapPostgres
 
 /// The session settings of the pool's connections, read back from the server.
-@Suite(.serialized) struct PoolSettingsTests {
+@Suite(.serialized, .needsPostgres) struct PoolSettingsTests {
     @Test("the pool's connections force generic plans, sort and JIT off; an M(z) transaction chooses plans again")
     func settings() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let pool = ConnectionPool(conninfo: cluster.conninfo, statementTimeoutMilliseconds: 0)
         try pool.with { (connection) throws(PostgresError) in
             #expect(try connection.execute("SHOW plan_cache_mode").text(0, 0) == "force_generic_plan")

@@ -6,7 +6,7 @@ import Testing
 @testable import HeatmapPostgres
 
 /// Tiles drawn from PostgreSQL against the same points in memory, on a throwaway cluster.
-@Suite(.serialized) struct PostgresSourceTests {
+@Suite(.serialized, .needsPostgres) struct PostgresSourceTests {
     /// Police stations, points either side of the antimeridian, one beyond the Mercator limit
     /// and one of weight 0.
     static let points: [WeightedLatLng] = {
@@ -58,7 +58,7 @@ import Testing
 
     @Test("an imported table gives the tiles, intensities and M(z) of the points in memory, scales 1-3")
     func importedTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let summary = try PostgresImport.run(
             points: Self.points, into: "stations", connection: cluster.conninfo, mode: .replace)
         #expect(summary.rows == Self.points.count)
@@ -70,7 +70,7 @@ import Testing
 
     @Test("the database's positions are the index's to the unit")
     func positions() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         try PositionSQL.install(on: connection)
         let probes: [(Double, Double)] = [
@@ -91,7 +91,7 @@ import Testing
 
     @Test("import refuses an existing table without --append or --replace; append adds, replace starts afresh")
     func importModes() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let few = Array(Self.points.prefix(10))
         _ = try PostgresImport.run(points: few, into: "modes", connection: cluster.conninfo, mode: .replace)
         #expect(throws: PostgresError.tableExists("modes")) {
@@ -129,7 +129,7 @@ import Testing
 
     @Test("a plain table of the user's: positions in SQL, the index it needs named, then used")
     func plainTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         try connection.execute("DROP TABLE IF EXISTS \"User Points\"")
         try connection.execute("CREATE TABLE \"User Points\" (id serial, latitude float8, longitude float8, w real)")
@@ -193,7 +193,7 @@ import Testing
                 #expect(error.isUnavailable)
             }
         }
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let wrong = "postgresql://postgres:\(secret)@127.0.0.1:\(cluster.port)/postgres"
         do {
             _ = try PostgresConnection(ConnectionString(wrong))

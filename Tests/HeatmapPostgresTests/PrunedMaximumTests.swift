@@ -6,7 +6,7 @@ import Testing
 @testable import HeatmapPostgres
 
 /// M(z) by the pruned regional search equals memory's, on clustered data of several seeds.
-@Suite(.serialized) struct PrunedMaximumTests {
+@Suite(.serialized, .needsPostgres) struct PrunedMaximumTests {
     /// Clusters of different spreads (one across the antimeridian, one near the pole limit),
     /// a uniform background and one heavy point alone, from `seed`.
     static func points(seed: UInt64) -> [WeightedLatLng] {
@@ -38,7 +38,7 @@ import Testing
 
     @Test("M(z) from SQL equals memory's at zooms 5 to 17, scales 1 and 2, for three seeds", arguments: [1, 2, 3])
     func sameMaximum(seed: UInt64) throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let points = Self.points(seed: seed)
         let table = "pruned_\(seed)"
         _ = try PostgresImport.run(points: points, into: table, connection: cluster.conninfo, mode: .replace)

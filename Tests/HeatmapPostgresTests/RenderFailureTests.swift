@@ -7,7 +7,7 @@ import Testing
 
 /// `render --postgres` failing at each step before the tiles says which step, and what became
 /// of the output.
-@Suite struct RenderFailureTests {
+@Suite(.needsPostgres) struct RenderFailureTests {
     /// A `--where` that fails (division by zero) only in statements whose text holds `word`
     /// (spelt backwards in the condition, so that the condition's own text does not hold it).
     static func failing(in word: String) -> String {
@@ -17,7 +17,7 @@ import Testing
 
     @Test("a failure reading the extent, finding the tiles or computing M(z) names the step and the output's state")
     func steps() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         _ = try PostgresImport.run(
             points: PostgresSourceTests.points, into: "render_failing", connection: cluster.conninfo, mode: .replace)
         let cases: [(word: String, message: String, left: Bool)] = [

@@ -19,10 +19,10 @@ extension RenderTableTests {
     }
 
     @Test(
-        "render --postgres --aggregate mean --value COL writes the file's mean tiles in every output, z0 and antimeridian"
-    )
+        "render --postgres --aggregate mean --value COL writes the file's mean tiles in every output, z0 and antimeridian",
+        .needsPostgres)
     func meanTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let points = MeanSourceTests.points
         let file = try Self.pricedCSV(points)
         defer { try? FileManager.default.removeItem(atPath: file) }

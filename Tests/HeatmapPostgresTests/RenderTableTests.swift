@@ -56,9 +56,10 @@ import Testing
         }
     }
 
-    @Test("an imported table renders the file's tiles in MBTiles, PMTiles and a folder: z0, antimeridian")
+    @Test(
+        "an imported table renders the file's tiles in MBTiles, PMTiles and a folder: z0, antimeridian", .needsPostgres)
     func importedTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let file = try HeatmapCommand.csv(PostgresSourceTests.points)
         defer { try? FileManager.default.removeItem(atPath: file) }
         let imported = try HeatmapCommand.run(
@@ -70,9 +71,9 @@ import Testing
         try Self.expectSame(table: table, file: file, options: ["--scale", "2", "--bounds", "170,-20,-170,-10"])
     }
 
-    @Test("a PostGIS geometry column renders the file's tiles")
+    @Test("a PostGIS geometry column renders the file's tiles", .needsPostGIS)
     func geometryColumn() throws {
-        guard let (cluster, connection) = try GeometryTableTests.postgis() else { return }
+        let (cluster, connection) = try GeometryTableTests.postgis()
         let points = PostgresSourceTests.points.filter { abs($0.coordinate.latitude) <= 85 }
         try GeometryTableTests.makeTable("render_geo", type: "geometry(Point, 4326)", points: points, on: connection)
         let file = try HeatmapCommand.csv(points)
@@ -103,9 +104,11 @@ import Testing
         }
     }
 
-    @Test("the walk stops with the table's newer state rather than mix two: pinned, it reads the count with EXISTS")
+    @Test(
+        "the walk stops with the table's newer state rather than mix two: pinned, it reads the count with EXISTS",
+        .needsPostgres)
     func changedTable() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         let points = Array(PostgresSourceTests.points.prefix(50))
         _ = try PostgresImport.run(points: points, into: "render_changes", connection: cluster.conninfo, mode: .replace)

@@ -31,7 +31,7 @@ extension ShardingTests {
 
     @Test("import --attach on a table sharded by hand: changes logged through the coordinator and on the shards")
     func attachByHand() async throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         try cluster.build(table: "byhand", points: Self.points)
         let coordinator = cluster.coordinator.conninfo
         let source = try PostgresSource(connection: coordinator, table: PostgresTable(name: "byhand"))
@@ -66,7 +66,7 @@ extension ShardingTests {
 
     @Test("import --attach refuses a table that is not partitioned over foreign tables, naming it")
     func attachRefused() throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         let connection = try PostgresConnection(cluster.coordinator.conninfo)
         try connection.execute("DROP TABLE IF EXISTS attach_plain, attach_local")
         try connection.execute("CREATE TABLE attach_plain (lat float8, lng float8)")
@@ -94,7 +94,7 @@ extension ShardingTests {
 
     @Test("serve notices rows written on a shard directly within seconds: the reached tile redrawn, a far one kept")
     func servedShardWrites() async throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         try cluster.build(table: "byhand_served", points: Self.points)
         let attached = try PostgresAttach.run(table: "byhand_served", connection: cluster.coordinator.conninfo)
         #expect(attached.shards == 2)

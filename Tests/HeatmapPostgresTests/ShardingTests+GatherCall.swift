@@ -15,7 +15,7 @@ extension ShardingTests {
 
     @Test("rows written on a shard are gathered by heatmap_gather (EXECUTE only, no DELETE); old tables as before")
     func gatherCall() throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         let table = "gather_call"
         try cluster.build(table: table, points: Self.points)
         _ = try PostgresAttach.run(table: table, connection: cluster.coordinator.conninfo)

@@ -8,7 +8,8 @@ import Testing
 extension ShardingTests {
     @Test("a sharded table's coarse tiles read the shards' summaries (in each Remote SQL) and equal one server's")
     func shardedSummaries() throws {
-        guard let cluster = try Self.require(), let single = try TestCluster.require() else { return }
+        let cluster = try Self.require()
+        let single = try TestCluster.require()
         let shards = cluster.shards.map(\.conninfo)
         let points = PostgresSourceTests.points
         _ = try PostgresShardedImport.run(

@@ -8,7 +8,7 @@ import Testing
 /// A table sharded over two PostgreSQL servers through a coordinator's `postgres_fdw`
 /// partitions: the same tiles and M(z) as one server and as memory, with each partition's
 /// `GROUP BY` run on its shard.
-@Suite(.serialized) struct ShardingTests {
+@Suite(.serialized, .needsPostgres) struct ShardingTests {
     /// The police stations and the antimeridian points of ``PostgresSourceTests``, with a
     /// seeded cluster around São Paulo on the other shard.
     static let points: [WeightedLatLng] = {
@@ -45,9 +45,9 @@ import Testing
         if case .success(let cluster) = shared { cluster.stop() }
     }
 
-    /// The clusters, or `nil` (said once by ``TestCluster/require()``) without PostgreSQL.
-    static func require() throws -> ShardedCluster? {
-        guard try TestCluster.require() != nil else { return nil }
+    /// The clusters (tests that call it carry ``Testing/Trait/needsPostgres``).
+    static func require() throws -> ShardedCluster {
+        _ = try TestCluster.require()
         return try shared.get()
     }
 
@@ -62,7 +62,8 @@ import Testing
 
     @Test("tiles, intensities and M(z) from the coordinator equal one server's and memory's, scales 1-3")
     func sameTiles() throws {
-        guard let cluster = try Self.require(), let single = try TestCluster.require() else { return }
+        let cluster = try Self.require()
+        let single = try TestCluster.require()
         for (number, shard) in cluster.shards.enumerated() {
             let rows = try PostgresConnection(shard.conninfo).execute("SELECT count(*) FROM sharded_\(number + 1)")
             #expect((Int(rows.text(0, 0) ?? "") ?? 0) > 40, "shard \(number + 1) holds rows")
@@ -115,7 +116,7 @@ import Testing
 
     @Test("a tile's key ranges prune to the shards that hold them; z0 asks both")
     func pruning() throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         let source = try PostgresSource(connection: cluster.coordinator.conninfo, table: PostgresTable(name: "sharded"))
         let connection = try PostgresConnection(cluster.coordinator.conninfo)
         try connection.execute("SET enable_partitionwise_aggregate = on")
@@ -141,7 +142,7 @@ import Testing
 
     @Test("rows written through the coordinator show in the next tiles, import --append's too")
     func liveData() throws {
-        guard let cluster = try Self.require() else { return }
+        let cluster = try Self.require()
         let few = Array(Self.points.prefix(80)) + Array(Self.points.suffix(80))
         try cluster.build(table: "sharded_live", points: few)
         let table = PostgresTable(name: "sharded_live")

@@ -8,7 +8,7 @@ import Testing
 
 /// One state of the table per tile and per M(z) search, though writes commit between their
 /// statements (from another connection, in a hook the source calls after each statement).
-@Suite(.serialized) struct SnapshotTests {
+@Suite(.serialized, .needsPostgres) struct SnapshotTests {
     static let points = PostgresSourceTests.points
 
     /// Rows that would change the antimeridian tile on both sides, and M(6).
@@ -34,7 +34,7 @@ import Testing
 
     @Test("a tile across the antimeridian and an M(z) search each read one state while writes commit between")
     func oneStatePerRequest() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         _ = try PostgresImport.run(points: Self.points, into: "snap", connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "snap"))
         let writer = try PostgresConnection(cluster.conninfo)
@@ -78,7 +78,7 @@ import Testing
 
     @Test("a version pinned to a change count fails a tile read from another state, and its watcher learns at once")
     func pinnedVersion() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         _ = try PostgresImport.run(points: Self.points, into: "pinned", connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "pinned"))
         let count = try #require(try source.changeCount())

@@ -6,7 +6,7 @@ import Testing
 @testable import HeatmapPostgres
 
 /// `/metrics` counts the source's timeouts and its other failures apart, through the server.
-@Suite(.serialized) struct SourceMetricsTests {
+@Suite(.serialized, .needsPostgres) struct SourceMetricsTests {
     /// The value of a counter without labels in a `/metrics` text, or `nil` when absent.
     static func counter(_ name: String, in text: String) -> Int? {
         text.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Int($0.split(separator: " ")[1]) }
@@ -14,7 +14,7 @@ import Testing
 
     @Test("a tile slower than the statement timeout and a failing query are 503s, counted apart in /metrics")
     func timeoutsAndErrors() async throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         _ = try PostgresImport.run(
             points: LiveDataTests.points, into: "metered", connection: cluster.conninfo, mode: .replace)
         let slow = try PostgresSource(

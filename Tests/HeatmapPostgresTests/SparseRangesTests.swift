@@ -94,9 +94,9 @@ import Testing
         }
     }
 
-    @Test("sparse tiles read one range, stay exact, and show rows written after the cells were read")
+    @Test("sparse tiles read one range, stay exact, and show rows written after the cells were read", .needsPostgres)
     func sparseTilesOnLiveData() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         var points = Self.points
         _ = try PostgresImport.run(points: points, into: "sparseranges", connection: cluster.conninfo, mode: .replace)
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "sparseranges"))

@@ -8,7 +8,7 @@ import Testing
 
 /// `import` from a file, streamed a chunk at a time: the same rows and errors as reading the
 /// file whole, and all or nothing.
-@Suite(.serialized) struct StreamingImportTests {
+@Suite(.serialized, .needsPostgres) struct StreamingImportTests {
     /// A file of `rows` CSV rows (and `extra` after them) in a folder of its own.
     static func file(rows: Int, extra: String = "", name: String = "points.csv") throws -> String {
         let folder = NSTemporaryDirectory() + "heatmap-stream-\(UUID().uuidString)"
@@ -26,7 +26,7 @@ import Testing
 
     @Test("a file streamed in small chunks loads every row, and draws the tiles of the file read whole")
     func streamed() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let path = try Self.file(rows: 2500)
         var heard: [Int] = []
         let loaded = try PostgresImport.run(
@@ -48,7 +48,7 @@ import Testing
 
     @Test("an invalid row late in the file, after chunks were sent, leaves the table as it was, in every mode")
     func lateInvalidRow() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         let good = try Self.file(rows: 40)
         let bad = try Self.file(rows: 3000, extra: "-37.8,145,-2\n")
@@ -84,7 +84,7 @@ import Testing
 
     @Test("file errors come before the database: a missing or empty file fails without connecting")
     func fileFirst() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let nowhere = ConnectionString("postgresql://postgres@127.0.0.1:\(LoopbackPort.free())/postgres")
         let missing = NSTemporaryDirectory() + "heatmap-no-such-\(UUID().uuidString).csv"
         #expect(throws: PostgresImportError.data(PointFileError(path: missing, reason: "cannot be read: no such file")))
@@ -114,7 +114,7 @@ import Testing
 
     @Test("the database's refusal mid-stream (the table exists) is the error, and nothing is left behind")
     func databaseError() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let path = try Self.file(rows: 1000)
         _ = try PostgresImport.run(path: path, into: "refused", connection: cluster.conninfo, mode: .replace)
         #expect(throws: PostgresImportError.database(.tableExists("refused"))) {

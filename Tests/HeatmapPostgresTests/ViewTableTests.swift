@@ -5,10 +5,10 @@ import Testing
 @testable import HeatmapPostgres
 
 /// A view of the user's: drawn like its rows, and no index it cannot take is suggested.
-@Suite(.serialized) struct ViewTableTests {
+@Suite(.serialized, .needsPostgres) struct ViewTableTests {
     @Test("a view draws its rows; the command does not suggest CREATE INDEX on it, which PostgreSQL refuses")
     func view() throws {
-        guard let cluster = try TestCluster.require() else { return }
+        let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         let points = Array(PostgresSourceTests.points.prefix(60))
         try PlainTableRowsTests.makeTable("view_rows", points: points, on: connection)

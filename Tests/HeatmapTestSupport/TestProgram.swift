@@ -23,18 +23,25 @@ public enum TestProgram {
         return (products ?? Bundle.main.bundleURL).appendingPathComponent("heatmap")
     }
 
-    /// Runs `heatmap` with `arguments` to its end (see ``run(_:_:input:)``).
-    public static func heatmap(_ arguments: [String], input: Data? = nil) throws -> Run {
-        try run(heatmap, arguments, input: input)
+    /// Runs `heatmap` with `arguments` to its end (see ``run(_:_:input:environment:)``).
+    public static func heatmap(_ arguments: [String], input: Data? = nil, environment: [String: String] = [:]) throws
+        -> Run
+    {
+        try run(heatmap, arguments, input: input, environment: environment)
     }
 
     /// Runs a program to its end (bounded: the programs run here end by themselves in seconds),
-    /// `input` written to its standard input when given. Standard error is collected on another
-    /// thread, so a program filling both pipes never blocks.
-    public static func run(_ executable: URL, _ arguments: [String], input: Data? = nil) throws -> Run {
+    /// `input` written to its standard input when given, `environment` added to the test's.
+    /// Standard error is collected on another thread, so a program filling both pipes never blocks.
+    public static func run(
+        _ executable: URL, _ arguments: [String], input: Data? = nil, environment: [String: String] = [:]
+    ) throws -> Run {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
+        if !environment.isEmpty {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
         let output = Pipe()
         let errors = Pipe()
         process.standardOutput = output

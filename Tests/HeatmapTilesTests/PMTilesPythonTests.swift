@@ -48,7 +48,9 @@ enum PMTilesPython {
     @Test(
         "the PMTiles file reads tile for tile with the pmtiles Python package",
         .enabled(
-            if: PMTilesPython.interpreter != nil || ProcessInfo.processInfo.environment["HEATMAP_PMTILES_PYTHON"] != nil
+            if: PMTilesPython.interpreter != nil
+                || ProcessInfo.processInfo.environment["HEATMAP_PMTILES_PYTHON"] != nil,
+            "needs the pmtiles Python package (pip install pmtiles in a venv; HEATMAP_PMTILES_PYTHON names its python)"
         ))
     func reference() throws {
         let python = try #require(PMTilesPython.interpreter)

@@ -96,7 +96,8 @@ import Testing
     @Test(
         "the MBTiles file opens with GDAL, which reads every pixel",
         .enabled(
-            if: Fixtures.program("gdalinfo") != nil || ProcessInfo.processInfo.environment["CI_REQUIRE_GDAL"] != nil))
+            if: Fixtures.program("gdalinfo") != nil || ProcessInfo.processInfo.environment["CI_REQUIRE_GDAL"] != nil,
+            "needs GDAL's gdalinfo (apt-get install gdal-bin)"))
     func gdal() throws {
         let gdalinfo = try #require(Fixtures.program("gdalinfo"), "gdalinfo (apt gdal-bin) is needed")
         let output = Fixtures.temporaryPath("heat.mbtiles")

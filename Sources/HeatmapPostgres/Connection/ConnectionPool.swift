@@ -10,6 +10,9 @@ final class ConnectionPool: Sendable {
     /// `statement_timeout` set on every connection, in milliseconds; 0 for none.
     let statementTimeoutMilliseconds: Int
     private let idle = Mutex<[PostgresConnection]>([])
+    /// Statements every connection runs once before its first use for a caller (a `--where`
+    /// condition's temporary function, see ``RowCondition``), in order; only added to.
+    private let setup = Mutex<[String]>([])
     private let backoff = Mutex<Backoff>(Backoff())
 
     private struct Backoff {
@@ -33,6 +36,9 @@ final class ConnectionPool: Sendable {
         ("enable_partitionwise_aggregate", "on"), ("enable_sort", "off"), ("jit", "off"),
         ("plan_cache_mode", "force_generic_plan"),
     ]
+
+    /// How long a statement waits for a lock another session holds on the table.
+    static let lockTimeout = "10s"
 
     init(conninfo: ConnectionString, statementTimeoutMilliseconds: Int) {
         self.conninfo = conninfo
@@ -58,7 +64,18 @@ final class ConnectionPool: Sendable {
         throws(PostgresError) -> T
     {
         defer { giveBack(connection) }
+        let pending = setup.withLock { Array($0.dropFirst(connection.setupDone)) }
+        for statement in pending {
+            try connection.execute(statement)
+            connection.setupDone += 1
+        }
         return try body(connection)
+    }
+
+    /// Adds a statement every connection runs once before its next use (those open, and those
+    /// the pool opens later); one added before is not added again.
+    func addSetup(_ statement: String) {
+        setup.withLock { if !$0.contains(statement) { $0.append(statement) } }
     }
 
     /// Drops every idle connection (the next callers open new ones).
@@ -83,6 +100,13 @@ final class ConnectionPool: Sendable {
             for (name, value) in Self.sessionSettings {
                 try connection.execute("SELECT set_config($1, $2, false)", [name, value])
             }
+            // A table locked by another session (an ALTER TABLE, a LOCK, a VACUUM FULL) makes
+            // statements wait for it: at most this long, then they fail as timed out (serve
+            // answers 503 and draws again when asked; render stops, saying so), never a silent
+            // hang; unless the connection string sets it (options=-c lock_timeout=…).
+            try connection.execute(
+                "SELECT set_config('lock_timeout', $1, false) WHERE current_setting('lock_timeout') = '0'",
+                [Self.lockTimeout])
             if statementTimeoutMilliseconds > 0 {
                 try connection.execute(
                     "SELECT set_config('statement_timeout', $1, false)", ["\(statementTimeoutMilliseconds)"])

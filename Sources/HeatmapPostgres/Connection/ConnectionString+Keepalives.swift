@@ -46,16 +46,11 @@ extension ConnectionString {
 
 extension PostgresConnection {
     /// The options the live connection uses, as libpq reports them (`PQconninfo`), the
-    /// password left out.
+    /// passwords left out.
     public var liveOptions: [String: String] {
-        guard let info = PQconninfo(connection) else { return [:] }
-        defer { PQconninfoFree(info) }
         var found: [String: String] = [:]
-        var option = info
-        while let keyword = option.pointee.keyword {
-            let name = String(cString: keyword)
-            if name != "password", let value = option.pointee.val { found[name] = String(cString: value) }
-            option += 1
+        for (name, value) in Self.options(of: connection) where !["password", "sslpassword"].contains(name) {
+            found[name] = value
         }
         return found
     }

@@ -8,41 +8,80 @@ import Foundation
 /// a time.
 package final class PostgresConnection: @unchecked Sendable {
     let connection: OpaquePointer
-    /// Texts never to show: the password of the connection string and of `PGPASSWORD`.
-    let secrets: [String]
-    /// The connection string without its password.
+    /// Texts never to show: the passwords of the connection string (`password`,
+    /// `sslpassword`), of `PGPASSWORD`, and the ones libpq used (from a service file or
+    /// `.pgpass`), and any a caller adds (a shard's, written into this server's catalog).
+    var secrets: [String]
+    /// What may be shown of the connection: host, port, database and user as libpq resolved
+    /// them (see ``ConnectionString/description``).
     public let target: String
     /// The statements prepared on this connection, by their text: their names (see
     /// `PostgresConnection+Prepared.swift`).
     var preparedNames: [String: String] = [:]
+    /// How many of its pool's setup statements the connection ran (see ``ConnectionPool/addSetup(_:)``).
+    var setupDone = 0
 
     /// Connects; libpq reads what the string leaves out from `PG*` variables and `.pgpass`,
     /// with TCP keepalives on unless the string sets them (see
     /// ``ConnectionString/keepaliveDefaults``).
     ///
-    /// - Throws: ``PostgresError/connectionFailed(target:reason:)``.
+    /// - Throws: ``PostgresError/connectionFailed(target:reason:)``, naming only the host,
+    ///   port, database and user (never libpq's reading of a string it cannot read, which
+    ///   quotes its pieces).
     public init(_ conninfo: ConnectionString) throws(PostgresError) {
-        var secrets: [String] = []
-        if let password = conninfo.password { secrets.append(password) }
+        var secrets = conninfo.secrets
         if let password = getenv("PGPASSWORD").map({ String(cString: $0) }) { secrets.append(password) }
-        self.secrets = secrets
-        target = conninfo.description
+        guard conninfo.options != nil else {
+            throw .connectionFailed(target: conninfo.description, reason: conninfo.unreadableReason)
+        }
         if let reason = conninfo.misreadReason { throw .connectionFailed(target: conninfo.description, reason: reason) }
         guard let connection = Self.connect(conninfo) else {
             throw .connectionFailed(target: conninfo.description, reason: "libpq could not allocate a connection")
         }
+        // What libpq resolved (a service file's, `PG*` variables'), and the passwords it used.
+        let resolved = Self.options(of: connection)
+        secrets += resolved.filter { ["password", "sslpassword"].contains($0.keyword) }.map(\.value)
+        if let used = PQpass(connection).map({ String(cString: $0) }) { secrets.append(used) }
+        secrets = Array(Set(secrets.filter { !$0.isEmpty }))
+        self.secrets = secrets
+        target = ConnectionString.shown(resolved.isEmpty ? conninfo.options ?? [] : resolved).scrubbing(secrets)
         guard PQstatus(connection) == CONNECTION_OK else {
             let reason = Self.message(PQerrorMessage(connection), secrets: secrets)
             PQfinish(connection)
-            throw .connectionFailed(target: conninfo.description, reason: reason)
+            throw .connectionFailed(target: target, reason: reason)
         }
         self.connection = connection
         // Notices (`IF NOT EXISTS` skips, say) are not the user's business.
         PQsetNoticeProcessor(connection, { _, _ in }, nil)
     }
 
+    /// The options a connection uses, as libpq reports them (`PQconninfo`): what the string
+    /// set and what libpq filled in.
+    static func options(of connection: OpaquePointer) -> [(keyword: String, value: String)] {
+        guard let info = PQconninfo(connection) else { return [] }
+        defer { PQconninfoFree(info) }
+        var found: [(keyword: String, value: String)] = []
+        var option = info
+        while let keyword = option.pointee.keyword {
+            if let value = option.pointee.val { found.append((String(cString: keyword), String(cString: value))) }
+            option += 1
+        }
+        return found
+    }
+
+    /// Adds texts never to show in this connection's messages (a shard's password that a
+    /// statement of this connection writes into the catalog).
+    func addSecrets(_ more: [String]) {
+        secrets += more.filter { !$0.isEmpty && !secrets.contains($0) }
+    }
+
     deinit {
         PQfinish(connection)
+    }
+
+    /// The database's encoding, as the server reported it at the start (`server_encoding`).
+    var serverEncoding: ServerEncoding {
+        ServerEncoding(name: PQparameterStatus(connection, "server_encoding").map { String(cString: $0) } ?? "UTF8")
     }
 
     /// Whether the connection is still up (libpq learns it has broken when a statement fails).
@@ -136,6 +175,10 @@ package final class PostgresConnection: @unchecked Sendable {
         if PQstatus(connection) != CONNECTION_OK { throw .connectionLost(reason: reason) }
         let state = PQresultErrorField(result, Int32(UInt8(ascii: "C"))).map { String(cString: $0) }
         if state == "57014" { throw .timedOut(reason: reason) }
+        // Another session held a lock on the table longer than lock_timeout (see ConnectionPool).
+        if state == "55P03" {
+            throw .timedOut(reason: "another session holds a lock on the table (waited lock_timeout): \(reason)")
+        }
         if let state, state.hasPrefix("08") || state == "57P01" { throw .connectionLost(reason: reason) }
         throw .queryFailed(reason: reason, sqlState: state)
     }
@@ -144,11 +187,11 @@ package final class PostgresConnection: @unchecked Sendable {
         .connectionLost(reason: Self.message(PQerrorMessage(connection), secrets: secrets))
     }
 
-    /// libpq's message on one line, without the password.
+    /// libpq's (or the server's) message on one line, without the secrets.
     static func message(_ text: UnsafePointer<CChar>?, secrets: [String]) -> String {
         let raw = text.map { String(cString: $0) } ?? ""
         let line = raw.split(whereSeparator: \.isNewline).map { $0.trimmingPrefixSpaces() }.joined(separator: "; ")
-        return ConnectionString.redacted(line.isEmpty ? "no message" : line).scrubbing(secrets)
+        return (line.isEmpty ? "no message" : line).scrubbing(secrets)
     }
 }
 

@@ -28,6 +28,11 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
     case geometryUnusable(table: String, column: String, reason: String)
     /// `import --attach` cannot give the table a change log; the reason says why and what to do.
     case cannotAttach(table: String, reason: String)
+    /// `import` would make, replace or change an object (`kind` and `name`) that exists and was
+    /// not made by HeatmapKit (`found` says what it is); nothing was written.
+    case notMadeByHeatmapKit(kind: String, name: String, found: String)
+    /// A table name PostgreSQL would cut (more than 63 bytes in the database's encoding).
+    case nameTooLong(name: String, bytes: Int)
     /// The row condition (`--where`) is not one valid SQL condition on the table; the reason
     /// says why (PostgreSQL's message, without the statement or any connection detail).
     case invalidFilter(filter: String, reason: String)
@@ -57,6 +62,12 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
             return "table \(table), column \(column): \(reason)"
         case .cannotAttach(let table, let reason):
             return "table \(table): cannot attach the change log: \(reason)"
+        case .notMadeByHeatmapKit(let kind, let name, let found):
+            return "import would make or change the \(kind) \(name), but one of that name exists and was not made by "
+                + "HeatmapKit (\(found)); nothing was written: rename or drop it, or import under another --table name"
+        case .nameTooLong(let name, let bytes):
+            return "the name \(name) is \(bytes) bytes long; PostgreSQL keeps at most 63 bytes of a name: choose a "
+                + "shorter one"
         case .invalidFilter(let filter, let reason):
             return "--where \"\(filter)\" is not a valid SQL condition: \(reason)"
         }

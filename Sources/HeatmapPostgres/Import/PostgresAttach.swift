@@ -63,10 +63,26 @@ public enum PostgresAttach {
                     + "foreign tables; import --replace gives a table of one server its log)")
         }
         let partitions = try Self.partitions(of: quoted, table: table, on: coordinator)
+        // Every server's names before anything is written on any (see ImportObjects).
+        let names = ObjectNames(table: table, encoding: coordinator.serverEncoding)
+        try MadeObject.check(coordinatorObjects(names: names, quoted: quoted, partitions: partitions), on: coordinator)
+        var shards: [PostgresConnection] = []
         for partition in partitions {
-            try attachShard(partition, coordinatorName: name, table: table)
+            let shard = try PostgresConnection(partition.conninfo)
+            do throws(PostgresError) {
+                try MadeObject.check(shardObjects(partition, encoding: shard.serverEncoding), on: shard)
+            } catch .notMadeByHeatmapKit(let kind, let name, let found) {
+                throw .notMadeByHeatmapKit(
+                    kind: kind, name: "\(name) (on the shard of partition \(partition.name))", found: found)
+            }
+            shards.append(shard)
         }
-        try attachCoordinator(table: table, quoted: quoted, partitions: partitions, on: coordinator)
+        for (partition, shard) in zip(partitions, shards) {
+            try attachShard(partition, coordinatorName: name, table: table, on: shard)
+        }
+        try attachCoordinator(
+            table: table, quoted: quoted, names: names, partitions: partitions,
+            shardEncodings: shards.map(\.serverEncoding), on: coordinator)
         let count = try coordinator.execute("SELECT version FROM heatmap_versions WHERE table_name = $1", [name])
         return Summary(shards: partitions.count, changeCount: count.text(0, 0).flatMap { Int64($0) } ?? 0)
     }
@@ -86,30 +102,68 @@ public enum PostgresAttach {
         }
     }
 
+    /// The names derived from a partition's remote table, on its shard.
+    static func remoteNames(_ partition: Partition, encoding: ServerEncoding) -> ObjectNames {
+        ObjectNames(table: partition.remoteSchema + "." + partition.remoteTable, encoding: encoding)
+    }
+
+    /// What `--attach` makes on a partition's shard (see ``ImportObjects``): the counter's and
+    /// the log's shared objects, the triggers on the remote table and the view of its log.
+    static func shardObjects(_ partition: Partition, encoding: ServerEncoding) -> [MadeObject] {
+        let names = remoteNames(partition, encoding: encoding)
+        let remote = MadeObject.quoted(partition.remoteSchema) + "." + MadeObject.quoted(partition.remoteTable)
+        return ImportObjects.counter + ImportObjects.changeLog
+            + (["_changes"] + StatementTriggers.suffixes(infix: "log")).map {
+                ImportObjects.trigger(names.name($0), on: remote, what: "trigger of heatmap import --attach")
+            } + [ImportObjects.logView(names.quoted("_heatmap_log"), what: "log of \(partition.remoteTable)")]
+    }
+
+    /// What `--attach` makes on the coordinator (see ``ImportObjects``): the shared objects, the
+    /// foreign tables of the shards' logs and the triggers on the table.
+    static func coordinatorObjects(names: ObjectNames, quoted: String, partitions: [Partition]) -> [MadeObject] {
+        var objects = ImportObjects.counter + ImportObjects.changeLog + ImportObjects.gathering
+        objects += ImportObjects.tables.filter { $0.name == "heatmap_maxima" }
+        for (index, partition) in partitions.enumerated() {
+            objects.append(
+                ImportObjects.foreignTable(
+                    names.quoted("_log_shard\(index + 1)"), server: partition.server,
+                    what: "log of shard \(index + 1) of \(names.base)"))
+        }
+        objects += ["_changes", "_log_shards"].map {
+            ImportObjects.trigger(names.name($0), on: quoted, what: "trigger of heatmap import --attach")
+        }
+        return objects
+    }
+
     /// On a shard, in one transaction: the counter and the log on the partition's table, the
     /// functions' search path kept (postgres_fdw's sessions search `pg_catalog` alone), and the
-    /// view of its log under the coordinator's name `coordinatorName`.
-    static func attachShard(_ partition: Partition, coordinatorName: String, table: String) throws(PostgresError) {
-        let shard = try PostgresConnection(partition.conninfo)
-        let q = PostgresConnection.quoted(identifier:)
+    /// view of its log under the coordinator's name `coordinatorName`; marked as HeatmapKit's.
+    static func attachShard(
+        _ partition: Partition, coordinatorName: String, table: String, on shard: PostgresConnection
+    ) throws(PostgresError) {
+        let q = MadeObject.quoted
         let remote = q(partition.remoteSchema) + "." + q(partition.remoteTable)
         let remoteName = partition.remoteSchema + "." + partition.remoteTable
+        let names = remoteNames(partition, encoding: shard.serverEncoding)
         try shard.execute("BEGIN")
         do throws(PostgresError) {
             try requireColumns(of: remote, table: "\(remoteName) (partition \(partition.name) of \(table))", on: shard)
             try shard.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
             for statement in ChangeCounter.sharedStatements { try shard.execute(statement) }
-            try replaceCounter(on: remote, base: partition.remoteTable, connection: shard)
-            try ChangeLog.install(table: remote, name: remoteName, on: shard)
+            try replaceCounter(on: remote, names: names, connection: shard)
+            try ChangeLog.install(table: remote, name: remoteName, prefix: names.prefix, on: shard)
             for function in ["heatmap_count_change()", "heatmap_log_change()"] {
                 try shard.execute("ALTER FUNCTION \(function) SET search_path FROM CURRENT")
             }
             try shard.execute(
                 """
-                CREATE OR REPLACE VIEW \(q(partition.remoteSchema)).\(q(logView(of: partition))) AS \
+                CREATE OR REPLACE VIEW \(names.quoted("_heatmap_log")) AS \
                 SELECT \(literal(coordinatorName))::text AS table_name, version, removed, level, x, y \
                 FROM heatmap_changes WHERE table_name = \(literal(remoteName))
                 """)
+            for object in shardObjects(partition, encoding: shard.serverEncoding) {
+                try shard.execute(object.markStatement)
+            }
             try shard.execute("COMMIT")
         } catch {
             if shard.isOK { _ = try? shard.execute("ROLLBACK") }
@@ -117,15 +171,19 @@ public enum PostgresAttach {
         }
     }
 
-    /// The coordinator's side, in one transaction (see ``ShardChangeLog/coordinatorStatements(table:logs:)``).
+    /// The coordinator's side, in one transaction (see ``ShardChangeLog/coordinatorStatements(table:names:logs:)``).
     static func attachCoordinator(
-        table: String, quoted: String, partitions: [Partition], on coordinator: PostgresConnection
+        table: String, quoted: String, names: ObjectNames, partitions: [Partition], shardEncodings: [ServerEncoding],
+        on coordinator: PostgresConnection
     ) throws(PostgresError) {
-        let base = String(table.split(separator: ".", omittingEmptySubsequences: false).last ?? Substring(table))
-        let logs = partitions.map { partition in
+        // Each shard's view, named as the shard derived it.
+        let logs = zip(partitions, shardEncodings).map { partition, encoding in
             ShardChangeLog.ShardLog(
-                server: PostgresConnection.quoted(identifier: partition.server),
-                options: [("schema_name", partition.remoteSchema), ("table_name", logView(of: partition))])
+                server: MadeObject.quoted(partition.server),
+                options: [
+                    ("schema_name", partition.remoteSchema),
+                    ("table_name", remoteNames(partition, encoding: encoding).name("_heatmap_log")),
+                ])
         }
         try coordinator.execute("BEGIN")
         do throws(PostgresError) {
@@ -133,9 +191,12 @@ public enum PostgresAttach {
             for statement in ChangeCounter.sharedStatements + [MaximumStore.createStatement] {
                 try coordinator.execute(statement)
             }
-            try replaceCounter(on: quoted, base: base, connection: coordinator)
-            for statement in ShardChangeLog.coordinatorStatements(table: table, logs: logs) {
+            try replaceCounter(on: quoted, names: names, connection: coordinator)
+            for statement in ShardChangeLog.coordinatorStatements(table: table, names: names, logs: logs) {
                 try coordinator.execute(statement)
+            }
+            for object in coordinatorObjects(names: names, quoted: quoted, partitions: partitions) {
+                try coordinator.execute(object.markStatement)
             }
             try coordinator.execute("COMMIT")
         } catch {
@@ -144,10 +205,12 @@ public enum PostgresAttach {
         }
     }
 
-    /// The counter's trigger on `quoted` as `<base>_changes`, the first of its statement
-    /// triggers in name order; other triggers calling the counter are dropped (each would count
-    /// a statement again, or after the log read the count).
-    static func replaceCounter(on quoted: String, base: String, connection: PostgresConnection) throws(PostgresError) {
+    /// The counter's trigger on `quoted` as `<prefix>_changes` (see ``ObjectNames``), the first
+    /// of its statement triggers in name order; other triggers calling the counter are dropped
+    /// (each would count a statement again, or after the log read the count).
+    static func replaceCounter(on quoted: String, names: ObjectNames, connection: PostgresConnection)
+        throws(PostgresError)
+    {
         let others = try connection.execute(
             """
             SELECT tgname FROM pg_trigger WHERE tgrelid = to_regclass($1) \
@@ -155,15 +218,11 @@ public enum PostgresAttach {
             """, [quoted])
         for row in 0..<others.rowCount {
             guard let name = others.text(row, 0) else { continue }
-            try connection.execute("DROP TRIGGER \(PostgresConnection.quoted(identifier: name)) ON \(quoted)")
+            try connection.execute("DROP TRIGGER \(MadeObject.quoted(name)) ON \(quoted)")
         }
         try connection.execute(
-            ChangeCounter.triggerStatement(
-                table: quoted, trigger: PostgresConnection.quoted(identifier: base + "_changes")))
+            ChangeCounter.triggerStatement(table: quoted, trigger: MadeObject.quoted(names.name("_changes"))))
     }
-
-    /// The name of the view of a shard's log under the coordinator's table name.
-    static func logView(of partition: Partition) -> String { partition.remoteTable + "_heatmap_log" }
 
     /// `text` as an SQL string literal.
     static func literal(_ text: String) -> String { "'" + text.replacing("'", with: "''") + "'" }

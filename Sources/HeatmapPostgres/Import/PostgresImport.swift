@@ -60,7 +60,8 @@ public enum PostgresImport {
     /// A sharded table (`sharded`, see PostgresSource+Partitions) has no summaries: its shards
     /// sum the rows, and counting them would bring every row to the coordinator.
     static func finishLoad(
-        table: String, quoted: String, fresh: Bool, rows: Int, sharded: Bool = false, on connection: PostgresConnection
+        table: String, quoted: String, names: ObjectNames, fresh: Bool, rows: Int, sharded: Bool = false,
+        on connection: PostgresConnection
     ) throws(PostgresError) {
         if sharded {
             try connection.execute("COMMIT")
@@ -73,15 +74,20 @@ public enum PostgresImport {
             WHERE c.oid = to_regclass($1)
             """, [quoted]
         ).text(0, 0)
-        let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
+        let cells = try PostgresSource.summariesTable(of: table, on: connection)
         // After the copy, whose change count the summaries record.
         let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
-        try CellSummaries.build(table: quoted, cells: cells, name: name ?? table, rows: total, on: connection)
-        try ChangeLog.install(table: quoted, name: name ?? table, on: connection)
+        try CellSummaries.build(
+            table: quoted, cells: cells, name: name ?? table, rows: total, prefix: names.prefix, on: connection)
+        try ChangeLog.install(table: quoted, name: name ?? table, prefix: names.prefix, on: connection)
         if fresh {
-            let index = PostgresConnection.quoted(identifier: PostgresTable(name: table).baseName + "_key")
+            let index = MadeObject.quoted(names.name("_key"))
             try connection.execute("CREATE INDEX \(index) ON \(quoted) (key) INCLUDE (x, y, weight)")
         }
+        // What it made, marked as HeatmapKit's (the table itself when it made it).
+        let made =
+            ImportObjects.perTable(names, quoted: quoted) + (fresh ? [ImportObjects.table(names, quoted: quoted)] : [])
+        for object in made { try connection.execute(object.markStatement) }
         try connection.execute("COMMIT")
         try connection.execute("VACUUM (ANALYZE) \(quoted)")
         try connection.execute("ANALYZE \(cells)")
@@ -89,9 +95,8 @@ public enum PostgresImport {
 
     /// The table `import` makes, and the triggers that fill `x`, `y` and `key` for rows
     /// inserted without them and for rows whose position changes.
-    static func createStatements(_ quoted: String, base: String) -> [String] {
-        let q = PostgresConnection.quoted(identifier:)
-        return [
+    static func createStatements(_ quoted: String, names: ObjectNames) -> [String] {
+        [
             """
             CREATE TABLE \(quoted) (
                 lat float8 NOT NULL CHECK (lat BETWEEN -90 AND 90),
@@ -99,16 +104,45 @@ public enum PostgresImport {
                 weight real NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight < 'Infinity'),
                 x int8, y int8, key int8
             )
-            """,
             """
-            CREATE TRIGGER \(q(base + "_position")) BEFORE INSERT ON \(quoted) FOR EACH ROW
+        ] + positionTriggers(quoted, names: names)
+    }
+
+    /// The triggers that fill `x`, `y` and `key` for rows inserted without them and for rows
+    /// whose position changes.
+    static func positionTriggers(_ quoted: String, names: ObjectNames) -> [String] {
+        let q = MadeObject.quoted
+        return [
+            """
+            CREATE TRIGGER \(q(names.name("_position"))) BEFORE INSERT ON \(quoted) FOR EACH ROW
             WHEN (NEW.x IS NULL OR NEW.y IS NULL OR NEW.key IS NULL) EXECUTE FUNCTION heatmap_fill_position()
             """,
             """
-            CREATE TRIGGER \(q(base + "_moved")) BEFORE UPDATE OF lat, lng, x, y, key ON \(quoted) FOR EACH ROW
+            CREATE TRIGGER \(q(names.name("_moved"))) BEFORE UPDATE OF lat, lng, x, y, key ON \(quoted) FOR EACH ROW
             EXECUTE FUNCTION heatmap_fill_position()
             """,
         ]
+    }
+
+    /// (Re)makes the position triggers and the change counter's on the table `quoted` appended
+    /// to, so that an append puts back what was lost (see ``PostgresSource/missingTriggers()``):
+    /// the table's triggers calling those functions go first, whatever their names (an earlier
+    /// version's, which a long table name made different).
+    static func remakeRowTriggers(_ quoted: String, names: ObjectNames, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
+        let others = try connection.execute(
+            """
+            SELECT tgname FROM pg_trigger WHERE tgrelid = to_regclass($1) AND NOT tgisinternal \
+            AND tgfoid IN (to_regprocedure('heatmap_fill_position()'), to_regprocedure('heatmap_count_change()'))
+            """, [quoted])
+        for row in 0..<others.rowCount {
+            guard let name = others.text(row, 0) else { continue }
+            try connection.execute("DROP TRIGGER \(MadeObject.quoted(name)) ON \(quoted)")
+        }
+        for statement in positionTriggers(quoted, names: names) { try connection.execute(statement) }
+        try connection.execute(
+            ChangeCounter.triggerStatement(table: quoted, trigger: MadeObject.quoted(names.name("_changes"))))
     }
 
     /// The trigger function that fills `x`, `y` and `key` from the SQL functions.

@@ -19,6 +19,7 @@ public final class PostgresImporter {
     private let connection: PostgresConnection
     private let table: String
     private let quoted: String
+    private let names: ObjectNames
     private let fresh: Bool
     /// Whether the table appended to is sharded (partitioned over `postgres_fdw` shards).
     private let sharded: Bool
@@ -32,27 +33,39 @@ public final class PostgresImporter {
     /// The bytes of `COPY` data gathered before they go to the server.
     static let sendSize = 1 << 20
 
-    /// Connects, installs what tables share, and in one transaction makes the table (or
-    /// checks the one to append to) and starts the `COPY`.
+    /// Connects, checks every name it will make (see ``ImportObjects``: one that exists and was
+    /// not made by HeatmapKit is refused before anything is written), installs what tables
+    /// share, and in one transaction makes the table (or checks the one to append to) and
+    /// starts the `COPY`.
     ///
     /// - Throws: ``PostgresError``: the table exists (``PostgresImport/Mode/create``), is not
-    ///   one `import` made (``PostgresImport/Mode/append``), or the server refused.
+    ///   one `import` made (``PostgresImport/Mode/append``, ``PostgresImport/Mode/replace``), a
+    ///   name it makes is someone else's (``PostgresError/notMadeByHeatmapKit(kind:name:found:)``),
+    ///   the name is too long (``PostgresError/nameTooLong(name:bytes:)``), or the server refused.
     public init(table: String, connection conninfo: ConnectionString, mode: PostgresImport.Mode)
         throws(PostgresError)
     {
         start = ContinuousClock.now
         let connection = try PostgresConnection(conninfo)
         let quoted = PostgresConnection.quoted(identifier: table)
+        let names = ObjectNames(table: table, encoding: connection.serverEncoding)
         self.connection = connection
         self.table = table
         self.quoted = quoted
+        self.names = names
+        // Every name it makes, before anything is written; the table itself before --replace drops it.
+        try ObjectNames.check(table, on: connection)
+        try MadeObject.check(
+            ImportObjects.shared + ImportObjects.perTable(names, quoted: quoted)
+                + (mode == .replace ? [ImportObjects.table(names, quoted: quoted)] : []), on: connection)
         // What tables share, in a short transaction of its own: concurrent imports of other
         // tables then never wait for each other.
         try PositionSQL.install(
             on: connection,
             extra: ChangeCounter.sharedStatements + [
                 PostgresImport.fillPositionFunction, CellSummaries.sharedStatement, MaximumStore.createStatement,
-            ])
+            ] + ChangeLog.sharedStatements + [ChangeLog.function, LiveSummaries.function],
+            objects: ImportObjects.shared)
         try connection.execute("BEGIN")
         do throws(PostgresError) {
             let exists = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [quoted]).text(0, 0) == "t"
@@ -69,16 +82,16 @@ public final class PostgresImporter {
                     throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
                 }
                 sharded = layout.partitionShift != nil
+                if !sharded { try PostgresImport.remakeRowTriggers(quoted, names: names, on: connection) }
             default: break
             }
             self.fresh = fresh
             self.sharded = sharded
             if fresh {
-                let base = PostgresTable(name: table).baseName
-                for statement in PostgresImport.createStatements(quoted, base: base) {
+                for statement in PostgresImport.createStatements(quoted, names: names) {
                     try connection.execute(statement)
                 }
-                let trigger = PostgresConnection.quoted(identifier: base + "_changes")
+                let trigger = MadeObject.quoted(names.name("_changes"))
                 try connection.execute(ChangeCounter.triggerStatement(table: quoted, trigger: trigger))
             }
             try connection.beginCopy("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)")
@@ -131,7 +144,8 @@ public final class PostgresImporter {
             copying = false
             let rows = try connection.endCopy()
             try PostgresImport.finishLoad(
-                table: table, quoted: quoted, fresh: fresh, rows: rows, sharded: sharded, on: connection)
+                table: table, quoted: quoted, names: names, fresh: fresh, rows: rows, sharded: sharded,
+                on: connection)
             return PostgresImport.Summary(rows: rows, duration: ContinuousClock.now - start)
         } catch {
             if copying { connection.abortCopy(reason: "import stopped") }

@@ -1,13 +1,13 @@
 extension PostgresShardedImport {
-    /// The coordinator's statements: the shards' servers and user mappings (made afresh), the
+    /// The coordinator's statements: the shards' servers and user mappings (made afresh: a
+    /// server of that name is HeatmapKit's, checked before, see ``ImportObjects``), the
     /// partitioned table, a foreign partition a shard, and the change counter's trigger.
     static func coordinatorStatements(
-        table: String, shards: [ConnectionString], layout: ShardLayout, mode: PostgresImport.Mode
+        table: String, names: ObjectNames, shards: [ConnectionString], layout: ShardLayout, mode: PostgresImport.Mode,
+        encoding: ServerEncoding
     ) throws(PostgresError) -> [String] {
         let q = PostgresConnection.quoted(identifier:)
         let quoted = q(table)
-        let names = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let base = names.last ?? table
         var statements = mode == .replace ? ["DROP TABLE IF EXISTS \(quoted)"] : []
         statements.append(
             """
@@ -22,14 +22,12 @@ extension PostgresShardedImport {
             guard let options = shard.options else {
                 throw .connectionFailed(target: shard.description, reason: "libpq cannot parse this connection string")
             }
-            let server = q(names.joined(separator: "_") + "_shard\(index + 1)")
-            let partition = q((names.dropLast() + [base + "_shard\(index + 1)"]).joined(separator: "."))
+            let server = MadeObject.quoted(ObjectNames.server(of: table, shard: index + 1, encoding: encoding))
+            let partition = names.quoted("_shard\(index + 1)")
             let login = options.filter { ["user", "password"].contains($0.keyword) }
             let rest = options.filter { !["user", "password"].contains($0.keyword) } + [("batch_size", "1000")]
             let (from, to) = layout.bounds(of: index)
-            let remote =
-                (names.count > 1 ? [("schema_name", names.dropLast().joined(separator: "."))] : [])
-                + [("table_name", base)]
+            let remote = (names.schema.map { [("schema_name", $0)] } ?? []) + [("table_name", names.base)]
             statements += [
                 "DROP SERVER IF EXISTS \(server) CASCADE",
                 "CREATE SERVER \(server) FOREIGN DATA WRAPPER postgres_fdw OPTIONS (\(list(rest)))",
@@ -41,7 +39,8 @@ extension PostgresShardedImport {
                 """,
             ]
         }
-        statements.append(ChangeCounter.triggerStatement(table: quoted, trigger: q(base + "_changes")))
+        statements.append(
+            ChangeCounter.triggerStatement(table: quoted, trigger: MadeObject.quoted(names.name("_changes"))))
         return statements
     }
 

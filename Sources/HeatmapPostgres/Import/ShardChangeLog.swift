@@ -46,24 +46,26 @@ enum ShardChangeLog {
         """
 
     /// On a shard, in the load's transaction after its change counter: the log's triggers on
-    /// the shard's table (`quoted`, schema-qualified `name`), complete from the current count.
-    static func install(table quoted: String, name: String, on connection: PostgresConnection)
+    /// the shard's table (`quoted`, schema-qualified `name`, derived names' `prefix`), complete
+    /// from the current count.
+    static func install(table quoted: String, name: String, prefix: String, on connection: PostgresConnection)
         throws(PostgresError)
     {
-        try ChangeLog.install(table: quoted, name: name, on: connection)
+        try ChangeLog.install(table: quoted, name: name, prefix: prefix, on: connection)
     }
 
     /// The coordinator's statements, after the partitioned table's and the shards' servers
-    /// (`T_shardN`, see ``PostgresShardedImport/coordinatorStatements(table:shards:layout:mode:)``):
-    /// a foreign table a shard's log (its `heatmap_changes`), then ``coordinatorStatements(table:logs:)``.
-    static func coordinatorStatements(table: String, shards: Int) -> [String] {
-        let names = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+    /// (`T_shardN`, see ``PostgresShardedImport/coordinatorStatements(table:names:shards:layout:mode:encoding:)``):
+    /// a foreign table a shard's log (its `heatmap_changes`), then ``coordinatorStatements(table:names:logs:)``.
+    static func coordinatorStatements(table: String, names: ObjectNames, shards: Int, encoding: ServerEncoding)
+        -> [String]
+    {
         let logs = (0..<shards).map { index in
             ShardLog(
-                server: PostgresConnection.quoted(identifier: names.joined(separator: "_") + "_shard\(index + 1)"),
+                server: MadeObject.quoted(ObjectNames.server(of: table, shard: index + 1, encoding: encoding)),
                 options: [("table_name", "heatmap_changes")])
         }
-        return coordinatorStatements(table: table, logs: logs)
+        return coordinatorStatements(table: table, names: names, logs: logs)
     }
 
     /// Where a shard's log is read from: the coordinator's foreign server (quoted) and the
@@ -78,10 +80,8 @@ enum ShardChangeLog {
     /// has one from the start, as on one server), the log complete from that count, and a row
     /// of `heatmap_shard_logs` a shard, from which a server polls the shards for rows written
     /// on them directly (see ``PostgresSource/gatherShardChanges()``).
-    static func coordinatorStatements(table: String, logs shardLogs: [ShardLog]) -> [String] {
+    static func coordinatorStatements(table: String, names: ObjectNames, logs shardLogs: [ShardLog]) -> [String] {
         let q = PostgresConnection.quoted(identifier:)
-        let names = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let base = names.last ?? table
         let quoted = q(table)
         let literal = { (text: String) in "'" + text.replacing("'", with: "''") + "'" }
         let name = """
@@ -101,7 +101,7 @@ enum ShardChangeLog {
         ]
         var logs: [String] = []
         for (index, shardLog) in shardLogs.enumerated() {
-            let log = q((names.dropLast() + [base + "_log_shard\(index + 1)"]).joined(separator: "."))
+            let log = names.quoted("_log_shard\(index + 1)")
             logs.append(log)
             statements += [
                 "DROP FOREIGN TABLE IF EXISTS \(log)",
@@ -111,7 +111,7 @@ enum ShardChangeLog {
                 """,
             ]
         }
-        let trigger = q(base + "_log_shards")
+        let trigger = MadeObject.quoted(names.name("_log_shards"))
         statements += [
             "DROP TRIGGER IF EXISTS \(trigger) ON \(quoted)",
             """

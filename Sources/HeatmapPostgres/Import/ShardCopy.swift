@@ -23,6 +23,8 @@ final class ShardCopy {
     private let connection: PostgresConnection
     private let table: String
     private let quoted: String
+    /// The names derived from the table's on this shard (its encoding's bytes, see ``ObjectNames``).
+    let names: ObjectNames
     private let sendSize: Int
     private var bytes: [UInt8] = []
     private(set) var state = State.copying
@@ -32,18 +34,31 @@ final class ShardCopy {
     /// ``finish()`` returned.
     private(set) var finestSummary = CellSummaries.levels.upperBound + 1
 
-    /// Connects, installs the position functions, and in one transaction makes the table
-    /// (dropping one that exists under ``PostgresImport/Mode/replace``, refusing it otherwise)
-    /// and starts the `COPY`.
-    init(shard: ConnectionString, table: String, mode: PostgresImport.Mode, sendSize: Int) throws(PostgresError) {
+    /// The objects the shard's part makes (see ``ImportObjects``), the table itself under
+    /// ``PostgresImport/Mode/replace``, for `names` and the quoted table.
+    static func objects(names: ObjectNames, quoted: String, mode: PostgresImport.Mode) -> [MadeObject] {
+        ImportObjects.sharedOnShard + ImportObjects.perTable(names, quoted: quoted)
+            + (mode == .replace ? [ImportObjects.table(names, quoted: quoted)] : [])
+    }
+
+    /// On the shard's `connection` (whose names ``ShardedLoad`` checked): installs the position
+    /// functions, and in one transaction makes the table (dropping one that exists under
+    /// ``PostgresImport/Mode/replace``, refusing it otherwise) and starts the `COPY`.
+    init(
+        connection: PostgresConnection, shard: ConnectionString, table: String, mode: PostgresImport.Mode,
+        sendSize: Int
+    ) throws(PostgresError) {
         self.shard = shard
         self.table = table
         self.sendSize = max(1 << 12, sendSize)
-        let connection = try PostgresConnection(shard)
         let quoted = PostgresConnection.quoted(identifier: table)
+        let names = ObjectNames(table: table, encoding: connection.serverEncoding)
         self.connection = connection
         self.quoted = quoted
-        try PositionSQL.install(on: connection, extra: [PostgresImport.fillPositionFunction])
+        self.names = names
+        try PositionSQL.install(
+            on: connection, extra: [PostgresImport.fillPositionFunction],
+            objects: [ImportObjects.fillPosition])
         let prepared = try connection.execute("SHOW max_prepared_transactions").text(0, 0) ?? "0"
         canPrepare = (Int(prepared) ?? 0) > 0
         try connection.execute("BEGIN")
@@ -52,8 +67,7 @@ final class ShardCopy {
                 guard mode == .replace else { throw .tableExists("\(table) (on shard \(shard))") }
                 try connection.execute("DROP TABLE \(quoted)")
             }
-            let base = PostgresTable(name: table).baseName
-            for statement in PostgresImport.createStatements(quoted, base: base) { try connection.execute(statement) }
+            for statement in PostgresImport.createStatements(quoted, names: names) { try connection.execute(statement) }
             try connection.beginCopy("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)")
         } catch {
             _ = try? connection.execute("ROLLBACK")
@@ -84,11 +98,12 @@ final class ShardCopy {
         try send()
         rows = try connection.endCopy()
         state = .copied
-        let base = PostgresTable(name: table).baseName
         try connection.execute(
-            "CREATE INDEX \(PostgresConnection.quoted(identifier: base + "_key")) ON \(quoted) (key) INCLUDE (x, y, weight)"
-        )
-        finestSummary = try ShardSummaries.build(table: table, quoted: quoted, base: base, rows: rows, on: connection)
+            "CREATE INDEX \(MadeObject.quoted(names.name("_key"))) ON \(quoted) (key) INCLUDE (x, y, weight)")
+        finestSummary = try ShardSummaries.build(table: table, quoted: quoted, names: names, rows: rows, on: connection)
+        for object in Self.objects(names: names, quoted: quoted, mode: .replace) {
+            try connection.execute(object.markStatement)
+        }
     }
 
     /// The first phase of a two-phase commit: `PREPARE TRANSACTION gid`, after which the

@@ -18,23 +18,25 @@ enum ShardSummaries {
     /// summaries of the shard's rows, with their triggers; returns the finest level built
     /// (25 for none).
     static func build(
-        table: String, quoted: String, base: String, rows: Int, on connection: PostgresConnection
+        table: String, quoted: String, names: ObjectNames, rows: Int, on connection: PostgresConnection
     ) throws(PostgresError) -> Int {
+        // Two imports replacing the shared functions at once collide: one at a time, until commit.
+        try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
         for statement in ChangeCounter.sharedStatements + [CellSummaries.sharedStatement] {
             try connection.execute(statement)
         }
         try connection.execute(
-            ChangeCounter.triggerStatement(
-                table: quoted, trigger: PostgresConnection.quoted(identifier: base + "_changes")))
+            ChangeCounter.triggerStatement(table: quoted, trigger: MadeObject.quoted(names.name("_changes"))))
         let name =
             try connection.execute(
                 "SELECT n.nspname || '.' || c.relname FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace "
                     + "WHERE c.oid = to_regclass($1)", [quoted]
-            ).text(0, 0) ?? base
-        let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table))
-        try CellSummaries.build(table: quoted, cells: cells, name: name, rows: rows, preparable: true, on: connection)
+            ).text(0, 0) ?? names.base
+        try CellSummaries.build(
+            table: quoted, cells: names.quoted("_cells"), name: name, rows: rows, prefix: names.prefix,
+            preparable: true, on: connection)
         // The shard's change log, which the coordinator gathers (see ShardChangeLog).
-        try ShardChangeLog.install(table: quoted, name: name, on: connection)
+        try ShardChangeLog.install(table: quoted, name: name, prefix: names.prefix, on: connection)
         // postgres_fdw's sessions search pg_catalog alone: the triggers' functions keep this path.
         for function in ["heatmap_count_change()", "heatmap_cells_change()", "heatmap_log_change()"] {
             try connection.execute("ALTER FUNCTION \(function) SET search_path FROM CURRENT")
@@ -43,14 +45,16 @@ enum ShardSummaries {
         return finest.text(0, 0).flatMap { Int($0) } ?? CellSummaries.levels.upperBound + 1
     }
 
-    /// The coordinator's statements, after its table's (``PostgresShardedImport/coordinatorStatements(table:shards:layout:mode:)``):
-    /// the partitioned `T_cells` over the shards' summaries, and the summaries' row (their
-    /// finest level the coarsest of `finest`, the shards').
-    static func coordinatorStatements(table: String, layout: ShardLayout, finest: [Int]) -> [String] {
+    /// The coordinator's statements, after its table's (``PostgresShardedImport/coordinatorStatements(table:names:shards:layout:mode:encoding:)``):
+    /// the partitioned `T_cells` over the shards' summaries (each shard's named as the shard
+    /// derived it, `shardCells`), and the summaries' row (their finest level the coarsest of
+    /// `finest`, the shards').
+    static func coordinatorStatements(
+        table: String, names: ObjectNames, layout: ShardLayout, finest: [Int], shardCells: [String],
+        encoding: ServerEncoding
+    ) -> [String] {
         let q = PostgresConnection.quoted(identifier:)
-        let names = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        let base = names.last ?? table
-        let cells = q(CellSummaries.tableName(for: table))
+        let cells = names.quoted("_cells")
         var statements = [
             "DROP TABLE IF EXISTS \(cells)",
             """
@@ -60,12 +64,11 @@ enum ShardSummaries {
             """,
         ]
         for index in finest.indices {
-            let server = q(names.joined(separator: "_") + "_shard\(index + 1)")
-            let partition = q((names.dropLast() + [base + "_cells_shard\(index + 1)"]).joined(separator: "."))
+            let server = MadeObject.quoted(ObjectNames.server(of: table, shard: index + 1, encoding: encoding))
+            let partition = names.quoted("_cells_shard\(index + 1)")
             let (from, to) = layout.bounds(of: index)
             let remote =
-                (names.count > 1 ? [("schema_name", names.dropLast().joined(separator: "."))] : [])
-                + [("table_name", base + "_cells")]
+                (names.schema.map { [("schema_name", $0)] } ?? []) + [("table_name", shardCells[index])]
             statements.append(
                 """
                 CREATE FOREIGN TABLE \(partition) PARTITION OF \(cells) FOR VALUES FROM (\(from)) TO (\(to)) \

@@ -18,6 +18,8 @@ import HeatmapKit
 final class ShardedLoad {
     private let table: String
     private let coordinator: PostgresConnection
+    /// The names derived from the table's on the coordinator (see ``ObjectNames``).
+    private let names: ObjectNames
     private let shards: [ConnectionString]
     private let layout: ShardLayout
     private let mode: PostgresImport.Mode
@@ -28,10 +30,13 @@ final class ShardedLoad {
     /// The rows routed so far.
     private(set) var rowsSent = 0
 
-    /// Connects to the coordinator (installing what tables share and `postgres_fdw`), checks
-    /// that ``PostgresImport/Mode/create`` finds the table on no server, and opens each
-    /// shard's `COPY`. `twoPhase: false` commits each shard before the coordinator even where
-    /// they allow prepared transactions (for the tests of that path).
+    /// Connects to the coordinator and every shard and checks, before anything is written on
+    /// any, every name the load makes there (see ``ImportObjects``: one that exists and was not
+    /// made by HeatmapKit is refused, and ``PostgresImport/Mode/create`` finds the table on no
+    /// server, ``PostgresImport/Mode/replace`` only HeatmapKit's); then installs what tables
+    /// share on the coordinator and opens each shard's `COPY`. `twoPhase: false` commits each
+    /// shard before the coordinator even where they allow prepared transactions (for the tests
+    /// of that path).
     init(
         table: String, coordinator: ConnectionString, shards: [ConnectionString], layout: ShardLayout,
         mode: PostgresImport.Mode, twoPhase: Bool = true
@@ -42,29 +47,62 @@ final class ShardedLoad {
         self.layout = layout
         self.mode = mode
         let connection = try PostgresConnection(coordinator)
+        // The shards' passwords go into the coordinator's user mappings: never in its messages.
+        connection.addSecrets(shards.flatMap(\.secrets))
         self.coordinator = connection
         let quoted = PostgresConnection.quoted(identifier: table)
+        let names = ObjectNames(table: table, encoding: connection.serverEncoding)
+        self.names = names
+        // Every server's names first, so that a refusal leaves nothing behind.
+        try ObjectNames.check(table, on: connection)
+        if mode == .create, try PostgresShardedImport.exists(quoted, on: connection) { throw .tableExists(table) }
+        try MadeObject.check(
+            Self.coordinatorObjects(
+                table: table, names: names, shards: shards.count, mode: mode,
+                encoding: connection.serverEncoding), on: connection)
+        var shardConnections: [PostgresConnection] = []
+        for shard in shards {
+            let shardConnection = try PostgresConnection(shard)
+            try ObjectNames.check(table, on: shardConnection)
+            if mode == .create, try PostgresShardedImport.exists(quoted, on: shardConnection) {
+                throw .tableExists("\(table) (on shard \(shard))")
+            }
+            let shardNames = ObjectNames(table: table, encoding: shardConnection.serverEncoding)
+            do throws(PostgresError) {
+                try MadeObject.check(
+                    ShardCopy.objects(names: shardNames, quoted: quoted, mode: mode), on: shardConnection)
+            } catch .notMadeByHeatmapKit(let kind, let name, let found) {
+                throw .notMadeByHeatmapKit(kind: kind, name: "\(name) (on shard \(shard))", found: found)
+            }
+            shardConnections.append(shardConnection)
+        }
         try PositionSQL.install(
             on: connection,
             extra: ChangeCounter.sharedStatements + [
                 PostgresImport.fillPositionFunction, CellSummaries.sharedStatement, MaximumStore.createStatement,
                 "CREATE EXTENSION IF NOT EXISTS postgres_fdw",
-            ])
-        if mode == .create {
-            // Every server first, so that a refusal leaves nothing behind.
-            if try PostgresShardedImport.exists(quoted, on: connection) { throw .tableExists(table) }
-            for shard in shards where try PostgresShardedImport.exists(quoted, on: PostgresConnection(shard)) {
-                throw .tableExists("\(table) (on shard \(shard))")
-            }
-        }
+            ] + ChangeLog.sharedStatements + [ChangeLog.function, LiveSummaries.function],
+            objects: ImportObjects.shared)
         // A megabyte of COPY data in flight over all shards together.
         let sendSize = (1 << 20) / max(1, shards.count)
         var copies: [ShardCopy] = []
-        for shard in shards {
+        for (shard, shardConnection) in zip(shards, shardConnections) {
             // On a failure, the copies opened so far roll back as they go away.
-            copies.append(try ShardCopy(shard: shard, table: table, mode: mode, sendSize: sendSize))
+            copies.append(
+                try ShardCopy(connection: shardConnection, shard: shard, table: table, mode: mode, sendSize: sendSize))
         }
         self.copies = copies
+    }
+
+    /// The coordinator's objects (see ``ImportObjects``), the table itself under
+    /// ``PostgresImport/Mode/replace``.
+    static func coordinatorObjects(
+        table: String, names: ObjectNames, shards: Int, mode: PostgresImport.Mode, encoding: ServerEncoding
+    ) -> [MadeObject] {
+        let quoted = PostgresConnection.quoted(identifier: table)
+        return ImportObjects.shared + ImportObjects.gathering
+            + ImportObjects.coordinator(names, quoted: quoted, table: table, shards: shards, encoding: encoding)
+            + (mode == .replace ? [ImportObjects.table(names, quoted: quoted)] : [])
     }
 
     deinit {
@@ -99,7 +137,8 @@ final class ShardedLoad {
         guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
         open = false
         let twoPhase = twoPhase && copies.allSatisfy(\.canPrepare)
-        let gid = "heatmap_import_\(table)_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        // A prepared transaction's name holds at most 199 bytes: the table's hash, not its name.
+        let gid = "heatmap_import_\(NameHash.hex(table))_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
         var committed: [String] = []
         do throws(PostgresError) {
             for copy in copies { try copy.finish() }
@@ -122,13 +161,21 @@ final class ShardedLoad {
         }
         do throws(PostgresError) {
             try coordinator.execute("BEGIN")
+            let encoding = coordinator.serverEncoding
             for statement in try PostgresShardedImport.coordinatorStatements(
-                table: table, shards: shards, layout: layout, mode: mode)
+                table: table, names: names, shards: shards, layout: layout, mode: mode, encoding: encoding)
                 + ShardSummaries.coordinatorStatements(
-                    table: table, layout: layout, finest: copies.map(\.finestSummary))
-                + ShardChangeLog.coordinatorStatements(table: table, shards: shards.count)
+                    table: table, names: names, layout: layout, finest: copies.map(\.finestSummary),
+                    shardCells: copies.map { $0.names.name("_cells") }, encoding: encoding)
+                + ShardChangeLog.coordinatorStatements(
+                    table: table, names: names, shards: shards.count, encoding: encoding)
             {
                 try coordinator.execute(statement)
+            }
+            for object in Self.coordinatorObjects(
+                table: table, names: names, shards: shards.count, mode: .replace, encoding: encoding)
+            {
+                try coordinator.execute(object.markStatement)
             }
             try coordinator.execute("COMMIT")
         } catch {

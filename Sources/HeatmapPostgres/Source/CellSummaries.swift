@@ -14,26 +14,22 @@ enum CellSummaries {
     /// The fewest rows a kept level's cells hold on average.
     static let minimumRowsPerCell = 2
 
-    /// The summaries' table for a table name (`schema.t` gives `schema.t_cells`).
-    static func tableName(for table: String) -> String {
-        var parts = table.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        parts[parts.count - 1] += "_cells"
-        return parts.joined(separator: ".")
-    }
-
     /// (Re)builds the summaries of `table` (quoted; `name` its `schema.name`, `rows` its row
-    /// count) into `cells` (quoted), keeping the levels whose cells hold
-    /// ``minimumRowsPerCell`` rows or more on average, and the coarsest always; records the
-    /// finest level kept and the change count they hold. In the caller's transaction.
+    /// count, `prefix` its derived names', see ``ObjectNames``) into `cells` (quoted), keeping
+    /// the levels whose cells hold ``minimumRowsPerCell`` rows or more on average, and the
+    /// coarsest always; records the finest level kept and the change count they hold. In the
+    /// caller's transaction.
     ///
     /// Each level is summed from the rows into a temporary table, coarsest first, until one
     /// has too many cells; only the levels kept are written to `cells`, in key order (the
     /// table's B-tree then grows at its end, and no level is written and deleted again).
     /// `preparable` stages them in plain tables of a name of their own instead, dropped in the
     /// same transaction, for a transaction that ends in `PREPARE TRANSACTION` (which refuses
-    /// one that touched temporary tables).
+    /// one that touched temporary tables). Either way no table of the user's is touched: the
+    /// temporary ones are named in `pg_temp`, the plain ones are new (a random name, made with
+    /// `CREATE`, which would fail rather than replace one).
     static func build(
-        table: String, cells: String, name: String, rows: Int, preparable: Bool = false,
+        table: String, cells: String, name: String, rows: Int, prefix: String, preparable: Bool = false,
         on connection: PostgresConnection
     ) throws(PostgresError) {
         try connection.execute(
@@ -43,13 +39,14 @@ enum CellSummaries {
         try connection.execute("TRUNCATE \(cells)")
         try connection.execute("SET LOCAL work_mem = '256MB'")
         let stage =
-            preparable ? "heatmap_stage_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))_" : "heatmap_cells_"
-        func staged(_ level: Int) -> String { PostgresConnection.quoted(identifier: "\(stage)\(level)") }
+            preparable
+            ? "heatmap_stage_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))_" : "pg_temp.heatmap_cells_"
+        func staged(_ level: Int) -> String { "\(stage)\(level)" }
         var finest = levels.upperBound + 1
         for level in levels.reversed() {
-            try connection.execute("DROP TABLE IF EXISTS \(staged(level))")
+            if !preparable { try connection.execute("DROP TABLE IF EXISTS \(staged(level))") }
             let count = try connection.execute(
-                "CREATE \(preparable ? "UNLOGGED" : "TEMPORARY") TABLE \(staged(level)) AS SELECT x >> \(level) AS x, y >> \(level) AS y, "
+                "CREATE \(preparable ? "UNLOGGED" : "") TABLE \(staged(level)) AS SELECT x >> \(level) AS x, y >> \(level) AS y, "
                     + "\(shifted("min(key)", by: 2 * level)) AS key, sum(weight::float8) AS weight, count(*) AS rows FROM \(table) "
                     + "WHERE weight > 0 GROUP BY 1, 2"
             ).affectedRows
@@ -69,7 +66,7 @@ enum CellSummaries {
             WHERE table_name = $1), 0), $2::int2 ON CONFLICT (table_name)
             DO UPDATE SET version = excluded.version, finest = excluded.finest
             """, [name, "\(finest)"])
-        try LiveSummaries.install(table: table, cells: cells, on: connection)
+        try LiveSummaries.install(table: table, cells: cells, prefix: prefix, on: connection)
     }
 
     /// The table that records which summaries hold which change count, shared by every table.

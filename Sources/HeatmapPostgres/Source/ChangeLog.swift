@@ -76,12 +76,16 @@ enum ChangeLog {
         """
 
     /// (Re)creates the log's triggers on `table` (quoted; `name` is its schema-qualified name
-    /// as the triggers spell it): the log is complete from the current change count on.
-    static func install(table: String, name: String, on connection: PostgresConnection) throws(PostgresError) {
+    /// as the triggers spell it; `prefix` its derived names', see ``ObjectNames``): the log is
+    /// complete from the current change count on.
+    static func install(table: String, name: String, prefix: String, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
         // Two imports replacing the shared function at once collide: one at a time, until commit.
         try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
         for statement in sharedStatements + [function] { try connection.execute(statement) }
-        try StatementTriggers.install(on: table, infix: "log", call: "heatmap_log_change()", connection: connection)
+        try StatementTriggers.install(
+            on: table, prefix: prefix, infix: "log", call: "heatmap_log_change()", connection: connection)
         try connection.execute("DELETE FROM heatmap_changes WHERE table_name = $1", [name])
         try connection.execute(
             """

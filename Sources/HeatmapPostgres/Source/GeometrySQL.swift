@@ -119,7 +119,7 @@ extension PostgresSource {
                     "PostGIS is not installed in this database (CREATE EXTENSION postgis), or not on the search path")
         }
         try GeometrySQL.check(column: column, of: table, quoted: quoted, on: connection)
-        try PositionSQL.install(on: connection, extra: GeometrySQL.functions)
+        try PositionSQL.install(on: connection, extra: GeometrySQL.functions, objects: ImportObjects.geometryFunctions)
         let g = PostgresConnection.quoted(identifier: column)
         let lat = "heatmap_point_lat(\(g))"
         let lng = "heatmap_point_lng(\(g))"
@@ -132,7 +132,7 @@ extension PostgresSource {
         var layout = TableLayout(
             table: quoted, x: "heatmap_unit_x(\(lng))", y: "heatmap_unit_y(\(lat))", key: key, weight: weight,
             latitude: lat, longitude: lng, keyIndexed: (indexes.text(0, 0) ?? "0") != "0", imported: false,
-            filter: table.filter)
+            filter: nil)
         layout.geometry = g
         return layout
     }

@@ -43,13 +43,17 @@ enum LiveSummaries {
         END $heatmap$
         """
 
-    /// (Re)creates the triggers of `table` (quoted) that keep `cells` (quoted) exact.
-    static func install(table: String, cells: String, on connection: PostgresConnection) throws(PostgresError) {
+    /// (Re)creates the triggers of `table` (quoted; `prefix` its derived names', see
+    /// ``ObjectNames``) that keep `cells` (quoted) exact.
+    static func install(table: String, cells: String, prefix: String, on connection: PostgresConnection)
+        throws(PostgresError)
+    {
         // Two imports replacing the shared function at once collide: one at a time, until commit.
         try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
         try connection.execute(function)
         let argument = "'" + cells.replacing("'", with: "''") + "'"
         try StatementTriggers.install(
-            on: table, infix: "summaries", call: "heatmap_cells_change(\(argument))", connection: connection)
+            on: table, prefix: prefix, infix: "summaries", call: "heatmap_cells_change(\(argument))",
+            connection: connection)
     }
 }

@@ -48,6 +48,12 @@ final class MaximumStore: Sendable {
         )
         """
 
+    /// The table as an object HeatmapKit makes (see ``ImportObjects``), to check and mark.
+    static var object: MadeObject {
+        ImportObjects.tables.first { $0.name == "heatmap_maxima" }
+            ?? MadeObject(kind: .table, name: "heatmap_maxima", what: "M(z) values found")
+    }
+
     /// Tells the notice handler `line`.
     func say(_ line: String) {
         let handler = notice.withLock { $0 }

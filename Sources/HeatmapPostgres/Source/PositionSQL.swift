@@ -56,12 +56,21 @@ enum PositionSQL {
     /// Creates (or replaces, with the same bodies) the functions, in the first schema of the
     /// search path, in a transaction of its own under ``lock`` (two sessions replacing one
     /// function at once collide).
-    /// `extra` statements run there too (the objects `import` shares between tables).
-    static func install(on connection: PostgresConnection, extra: [String] = []) throws(PostgresError) {
+    /// `extra` statements run there too (the objects `import` shares between tables), which
+    /// make `objects`. The functions and `objects` are checked first, and a name someone else's
+    /// object holds is refused, nothing written (see ``MadeObject``); they are marked after.
+    ///
+    /// - Throws: ``PostgresError/notMadeByHeatmapKit(kind:name:found:)``, or the server's refusal.
+    static func install(on connection: PostgresConnection, extra: [String] = [], objects: [MadeObject] = [])
+        throws(PostgresError)
+    {
+        let made = ImportObjects.positionFunctions + objects.filter { !ImportObjects.positionFunctions.contains($0) }
+        try MadeObject.check(made, on: connection)
         try connection.execute("BEGIN")
         do throws(PostgresError) {
             try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(lock)"])
             for statement in functions + extra { try connection.execute(statement) }
+            for object in made { try connection.execute(object.markStatement) }
             try connection.execute("COMMIT")
         } catch {
             _ = try? connection.execute("ROLLBACK")

@@ -12,3 +12,20 @@ extension PostgresSource {
         }
     }
 }
+
+extension PostgresSource {
+    /// The source with its `--where` text written into the statements as it was before the
+    /// condition became a function of the row (`AND (text)`), for the benchmark's A/B of the two
+    /// only: that text can leave its place.
+    package func inliningCondition() -> PostgresSource {
+        var inlined = layout
+        inlined.filter = table.filter.map { "(\($0))" }
+        inlined.rowCondition = nil
+        return PostgresSource(copying: self, pinnedChangeCount: pinnedChangeCount, layout: inlined)
+    }
+
+    /// Makes the row condition's function on `connection` (the pool makes it on its own).
+    package func prepareSession(_ connection: PostgresConnection) throws(PostgresError) {
+        if let condition = layout.rowCondition { try connection.execute(condition.create) }
+    }
+}

@@ -48,6 +48,14 @@ extension PostgresSource {
             """)
         let flags = (0..<4).map { rights.text(0, $0) == "t" }
         guard flags[0] else { return try makeMaximumStore(on: connection) }
+        // A table of that name that HeatmapKit did not make is never read or written.
+        if case .foreign(let found) = try MaximumStore.object.find(on: connection) {
+            return (
+                .none,
+                "M(z) values are not kept: a table heatmap_maxima exists that HeatmapKit did not make (\(found)); "
+                    + "every M(z) is searched"
+            )
+        }
         guard flags[1] else {
             return (
                 .none,
@@ -73,6 +81,7 @@ extension PostgresSource {
             try connection.execute("BEGIN")
             try connection.execute("SELECT pg_advisory_xact_lock($1::int8)", ["\(PositionSQL.lock)"])
             try connection.execute(MaximumStore.createStatement)
+            try connection.execute(MaximumStore.object.markStatement)
             try connection.execute("COMMIT")
             return (.readWrite, nil)
         } catch {

@@ -47,6 +47,7 @@ public final class PostgresSource: WeightSource {
         layout = try pool.with { (connection) throws(PostgresError) in
             try Self.layout(of: table, on: connection)
         }
+        if let condition = layout.rowCondition { pool.addSetup(condition.create) }
     }
 
     /// A version of `source` (the same pool, table and hooks) standing for `pinnedChangeCount`,
@@ -178,8 +179,36 @@ public final class PostgresSource: WeightSource {
         return (rangeScan(ranges: ranges, conditions: conditions), parameters)
     }
 
-    /// How to read `table`: its columns, and whether an index covers the key.
+    /// How to read `table`: its columns, whether an index covers the key, and its row
+    /// condition's function (made on `connection`, see ``SQLCondition``).
     static func layout(of table: PostgresTable, on connection: PostgresConnection) throws(PostgresError)
+        -> TableLayout
+    {
+        var layout = try columnLayout(of: table, on: connection)
+        layout.rowCondition = try SQLCondition.function(for: table.filter, table: layout.table, on: connection)
+        layout.filter = layout.rowCondition?.call
+        return layout
+    }
+
+    /// The quoted summaries' table of `table` (see ``ObjectNames``): `T_cells`, or for a table
+    /// of a long name imported before the names were shortened, the name of then when only it exists.
+    static func summariesTable(of table: String, on connection: PostgresConnection) throws(PostgresError) -> String {
+        let names = ObjectNames(table: table, encoding: connection.serverEncoding)
+        let cells = names.quoted("_cells")
+        guard names.isShortened else { return cells }
+        // The name of then, cut by PostgreSQL, may be the table's own (`T_cells` cut to 63 bytes).
+        let legacy = names.legacy("_cells")
+        let found = try connection.execute(
+            """
+            SELECT to_regclass($1) IS NULL AND to_regclass($2) IS NOT NULL \
+            AND to_regclass($2) IS DISTINCT FROM to_regclass($3) \
+            AND EXISTS (SELECT 1 FROM pg_attribute WHERE attrelid = to_regclass($2) AND attname = 'level')
+            """, [cells, legacy, PostgresConnection.quoted(identifier: table)])
+        return found.text(0, 0) == "t" ? legacy : cells
+    }
+
+    /// How to read `table` without its row condition: its columns, and whether an index covers the key.
+    static func columnLayout(of table: PostgresTable, on connection: PostgresConnection) throws(PostgresError)
         -> TableLayout
     {
         let quoted = PostgresConnection.quoted(identifier: table.name)
@@ -193,7 +222,6 @@ public final class PostgresSource: WeightSource {
         for column in positionColumns + [table.weightColumn].compactMap({ $0 }) where !names.contains(column) {
             throw .columnMissing(table: table.name, column: column)
         }
-        try SQLCondition.check(table.filter, table: quoted, on: connection)
         let q = PostgresConnection.quoted(identifier:)
         let weightColumn = table.weightColumn ?? (names.contains("weight") ? "weight" : nil)
         let weight = weightColumn.map { "\(q($0))::float8" } ?? "1::float8"
@@ -201,7 +229,7 @@ public final class PostgresSource: WeightSource {
             return try geometryLayout(of: table, column: geometry, weight: weight, on: connection)
         }
         if table.latitudeColumn == "lat", table.longitudeColumn == "lng", names.isSuperset(of: ["x", "y", "key"]) {
-            let cells = PostgresConnection.quoted(identifier: CellSummaries.tableName(for: table.name))
+            let cells = try summariesTable(of: table.name, on: connection)
             let found = try connection.execute(
                 """
                 SELECT n.nspname || '.' || c.relname, to_regclass($2) IS NOT NULL \
@@ -210,7 +238,7 @@ public final class PostgresSource: WeightSource {
                 """, [quoted, cells])
             var layout = TableLayout(
                 table: quoted, x: "x", y: "y", key: "key", weight: weight, latitude: "lat", longitude: "lng",
-                keyIndexed: true, imported: true, filter: table.filter)
+                keyIndexed: true, imported: true, filter: nil)
             layout.qualifiedName = found.text(0, 0) ?? table.name
             layout.partitionShift = try partitionShift(of: quoted, on: connection)
             if layout.partitionShift != nil, weightColumn == "weight", table.filter == nil {
@@ -234,6 +262,6 @@ public final class PostgresSource: WeightSource {
             table: quoted, x: "heatmap_unit_x(\(lng))", y: "heatmap_unit_y(\(lat))", key: "heatmap_key(\(lat), \(lng))",
             weight: PositionSQL.weight(weight, latitude: lat, longitude: lng), latitude: lat, longitude: lng,
             keyIndexed: (indexes.text(0, 0) ?? "0") != "0",
-            imported: false, filter: table.filter)
+            imported: false, filter: nil)
     }
 }

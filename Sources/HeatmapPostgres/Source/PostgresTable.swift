@@ -8,8 +8,9 @@ public struct PostgresTable: Sendable, Hashable {
     public var longitudeColumn: String
     /// The weight column, or `nil` for every row weighing 1 (default `weight` when the table has it).
     public var weightColumn: String?
-    /// A condition on the rows, raw SQL put as is into every query's `WHERE` (the one place
-    /// raw SQL goes; give it only trusted text).
+    /// A condition on the rows, raw SQL (the one place raw SQL goes; give it only trusted
+    /// text): the body of a function of the row that every query's `WHERE` calls, where it
+    /// cannot reach the query's own conditions (see ``RowCondition``); it names the columns bare.
     public var filter: String?
     /// A PostGIS point geometry column in EPSG:4326 to read positions from instead of the
     /// latitude and longitude columns; `nil` (default) for those.
@@ -49,8 +50,11 @@ struct TableLayout: Sendable, Hashable {
     var keyIndexed: Bool
     /// Whether the table is one `import` made (x, y and key columns).
     var imported: Bool
-    /// The user's condition, or `nil`.
+    /// SQL for the user's condition on a row (its function's call, see ``RowCondition``; the
+    /// mean adds a condition of its own), or `nil`.
     var filter: String?
+    /// The function of the user's condition, which every connection makes first; `nil` without.
+    var rowCondition: RowCondition?
     /// The quoted table of cell summaries (see ``CellSummaries``), or `nil`.
     var summaries: String?
     /// The table's `schema.name`, as the change count knows it.

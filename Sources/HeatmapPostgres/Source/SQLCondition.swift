@@ -1,135 +1,119 @@
-/// The check of a table's row condition (`--where`, ``PostgresTable/filter``), raw SQL that every
-/// statement puts inside `(…)`: it must be one condition there, so a text that closes a
-/// parenthesis it did not open (`true) OR (1=1`), leaves one open, holds a `;`, ends in a `--`
-/// comment or leaves a string, quoted name or comment unclosed is refused before any statement
-/// (otherwise it changes what the statements around it mean, and tiles fail with a puzzling
-/// message); then PostgreSQL parses it once (`LIMIT 0`, nothing read), so a wrong column, type
-/// or syntax is said at the start, with PostgreSQL's own message.
+/// A table's row condition (`--where`, ``PostgresTable/filter``), raw SQL from a trusted user,
+/// kept where it cannot leave its place whatever it holds: it is never put into a statement,
+/// nor lexed here. It is the whole body of a temporary SQL function of the row,
+/// `pg_temp.heatmap_where_<hash>(col1 type1, col2 type2, …) RETURNS boolean LANGUAGE sql STABLE`,
+/// dollar-quoted with a tag the text does not hold, so PostgreSQL parses the text itself, as
+/// the body of that function; statements call it with the row's columns, `AND` their own
+/// conditions (the tile's key ranges, the change count of the snapshot), which nothing in the
+/// text can reach. Its parameters are named for the table's columns, so the condition names
+/// them as before (bare: `weight > 2`, not `crimes.weight`), and PostgreSQL inlines a body
+/// that is one expression (it then plans the condition as if written in the statement, and an
+/// index on a column it names still serves); a body that is not (a sub-select, several
+/// statements) runs as a function call a row. `STABLE`: a body that writes (`true); DELETE …;
+/// SELECT (true`) is refused by PostgreSQL when the function first runs, which happens once
+/// here, at the start.
+///
+/// A temporary function lives in the session: every connection of a source's pool makes it
+/// first (see ``ConnectionPool/addSetup(_:)``). It needs the `TEMP` privilege on the database
+/// (PUBLIC has it by default) and a server that accepts writes (a standby does not: a view on
+/// the primary holding the condition serves there).
+struct RowCondition: Sendable, Hashable {
+    /// The `CREATE OR REPLACE FUNCTION` statement.
+    var create: String
+    /// The function applied to the row's columns, an SQL boolean for statements' `WHERE`.
+    var call: String
+}
+
 enum SQLCondition {
-    /// Refuses `filter` (if any) with ``PostgresError/invalidFilter(filter:reason:)`` when it is
-    /// not one condition on `table` (quoted).
-    static func check(_ filter: String?, table: String, on connection: PostgresConnection) throws(PostgresError) {
-        guard let filter else { return }
-        if let problem = problem(in: filter) { throw .invalidFilter(filter: filter, reason: problem) }
-        do throws(PostgresError) {
-            try connection.execute("SELECT 1 FROM \(table) WHERE (\(filter)) LIMIT 0")
-        } catch .queryFailed(let reason, let state) {
-            throw .invalidFilter(filter: filter, reason: primary(reason) + (state.map { " (SQLSTATE \($0))" } ?? ""))
-        }
-    }
+    /// The most parameters a function takes (PostgreSQL's `FUNC_MAX_ARGS`).
+    static let maximumParameters = 100
 
-    /// PostgreSQL's message without its `ERROR:` and the `LINE …` excerpt of the statement.
-    static func primary(_ reason: String) -> String {
-        var text = Substring(reason)
-        if let line = text.range(of: "; LINE ") { text = text[..<line.lowerBound] }
-        if text.hasPrefix("ERROR:") { text = text.dropFirst("ERROR:".count) }
-        return text.trimmingPrefix(while: { $0 == " " }).description
-    }
-
-    /// Why `text` cannot stand as one condition inside `(…)`, or `nil` when it can. A lexical
-    /// scan, as PostgreSQL reads text: strings (`'…'`, `''` inside; `E'…'` with backslash
-    /// escapes), quoted names (`"…"`), dollar-quoted strings (`$tag$…$tag$`), comments
-    /// (`--` to the line's end, nested `/* … */`).
-    static func problem(in text: String) -> String? {
-        let c = Array(text.unicodeScalars)
-        var depth = 0
-        var i = 0
-        func at(_ index: Int) -> Unicode.Scalar? { index < c.count ? c[index] : nil }
-        while i < c.count {
-            switch c[i] {
-            case "'":
-                let escapes = i > 0 && (c[i - 1] == "E" || c[i - 1] == "e") && (i < 2 || !isNamePart(c[i - 2]))
-                guard let end = closing("'", from: i + 1, in: c, backslashes: escapes) else {
-                    return "a string ('…') opened at character \(i + 1) is not closed"
-                }
-                i = end
-            case "\"":
-                guard let end = closing("\"", from: i + 1, in: c, backslashes: false) else {
-                    return "a quoted name (\"…\") opened at character \(i + 1) is not closed"
-                }
-                i = end
-            case "$" where i == 0 || !isNamePart(c[i - 1]):
-                guard let tagEnd = dollarTag(at: i, in: c) else { break }
-                let tag = Array(c[i...tagEnd])
-                var j = tagEnd + 1
-                while j + tag.count <= c.count, Array(c[j..<(j + tag.count)]) != tag { j += 1 }
-                guard j + tag.count <= c.count else {
-                    return "a $-quoted string opened at character \(i + 1) is not closed"
-                }
-                i = j + tag.count - 1
-            case "-" where at(i + 1) == "-":
-                guard let newline = c[i...].firstIndex(of: "\n") else {
-                    return "it ends in a -- comment, which would hide the rest of every statement (use /* … */)"
-                }
-                i = newline
-            case "/" where at(i + 1) == "*":
-                var nesting = 1
-                var j = i + 2
-                while j < c.count, nesting > 0 {
-                    if c[j] == "/", at(j + 1) == "*" {
-                        nesting += 1
-                        j += 1
-                    } else if c[j] == "*", at(j + 1) == "/" {
-                        nesting -= 1
-                        j += 1
-                    }
-                    j += 1
-                }
-                guard nesting == 0 else { return "a /* comment opened at character \(i + 1) is not closed" }
-                i = j - 1
-            case "(":
-                depth += 1
-            case ")":
-                depth -= 1
-                guard depth >= 0 else {
-                    return
-                        "it closes a parenthesis it did not open (character \(i + 1)), so it would not stay one condition"
-                }
-            case ";":
-                return "it holds a ; (character \(i + 1)): one condition, not statements"
-            default:
-                break
-            }
-            i += 1
-        }
-        guard depth == 0 else { return "\(depth) of its parentheses \(depth == 1 ? "is" : "are") not closed" }
-        return nil
-    }
-
-    /// The index of the quote that closes a string or name opened before `start` (a doubled
-    /// quote is one inside), or `nil`.
-    private static func closing(_ quote: Unicode.Scalar, from start: Int, in c: [Unicode.Scalar], backslashes: Bool)
-        -> Int?
+    /// Makes the function of `filter` on `table` (quoted) on `connection`, runs it once, and
+    /// returns it; `nil` for no filter.
+    ///
+    /// - Throws: ``PostgresError/invalidFilter(filter:reason:)`` with PostgreSQL's message when
+    ///   the text is not one condition on the table's columns.
+    static func function(for filter: String?, table: String, on connection: PostgresConnection)
+        throws(PostgresError) -> RowCondition?
     {
-        var i = start
-        while i < c.count {
-            if backslashes, c[i] == "\\" {
-                i += 2
-                continue
-            }
-            if c[i] == quote {
-                guard i + 1 < c.count, c[i + 1] == quote else { return i }
-                i += 2
-                continue
-            }
-            i += 1
+        guard let filter else { return nil }
+        let rows = try connection.execute(
+            """
+            SELECT attname, format_type(atttypid, atttypmod) FROM pg_attribute \
+            WHERE attrelid = to_regclass($1) AND attnum > 0 AND NOT attisdropped ORDER BY attnum
+            """, [table])
+        var columns = (0..<rows.rowCount).compactMap { row -> (name: String, type: String)? in
+            guard let name = rows.text(row, 0), let type = rows.text(row, 1) else { return nil }
+            return (name, type)
         }
-        return nil
+        if columns.count > maximumParameters {
+            // Only the columns the text may name: a column it names and that is left out is
+            // an error of PostgreSQL's ("column … does not exist"), never a wider statement.
+            let lowered = filter.lowercased()
+            columns = columns.filter { lowered.contains($0.name.lowercased()) }
+            guard columns.count <= maximumParameters else {
+                throw .invalidFilter(
+                    filter: filter,
+                    reason: "it names more than \(maximumParameters) of the table's columns, more than a function takes"
+                )
+            }
+        }
+        let q = PostgresConnection.quoted(identifier:)
+        let signature = columns.map { "\(q($0.name)) \($0.type)" }.joined(separator: ", ")
+        let name = "pg_temp.heatmap_where_" + NameHash.hex(filter + "\u{0}" + signature)
+        let tag = dollarTag(absentFrom: filter)
+        let create =
+            "CREATE OR REPLACE FUNCTION \(name)(\(signature)) RETURNS boolean LANGUAGE sql STABLE AS "
+            + "\(tag)SELECT (\n\(filter)\n)\(tag)"
+        do throws(PostgresError) {
+            try connection.execute(create)
+            // Once, on NULLs: PostgreSQL says then what only a run finds (a body that writes).
+            let nulls = columns.map { "NULL::\($0.type)" }.joined(separator: ", ")
+            do throws(PostgresError) {
+                try connection.execute("SELECT \(name)(\(nulls))")
+            } catch .queryFailed(_, let state) where state?.hasPrefix("22") == true {
+                // A data exception on NULLs (a division, a cast) says nothing of the rows.
+            } catch .timedOut {
+                // It ran (a slow condition, which the statement timeout bounds): nothing refused.
+            }
+        } catch .queryFailed(let reason, let state) {
+            throw .invalidFilter(filter: filter, reason: explained(reason, state: state))
+        }
+        return RowCondition(
+            create: create, call: "\(name)(\(columns.map { q($0.name) }.joined(separator: ", ")))")
     }
 
-    /// The index of the `$` that ends a dollar quote's opening tag at `start` (`$$`, `$tag$`),
-    /// or `nil` when the `$` there is not one (a parameter such as `$1`).
-    private static func dollarTag(at start: Int, in c: [Unicode.Scalar]) -> Int? {
-        var i = start + 1
-        while i < c.count, c[i] != "$" {
-            guard isNamePart(c[i]), !(i == start + 1 && c[i].properties.numericType != nil) else { return nil }
-            i += 1
+    /// A dollar-quote delimiter, `$heatmap_where$` or `$heatmap_where_N$`, that `text` does
+    /// not hold: the body then ends exactly where the text does (the characters around it,
+    /// a newline and a parenthesis, are in no delimiter).
+    static func dollarTag(absentFrom text: String) -> String {
+        var tag = "$heatmap_where$"
+        var number = 0
+        while text.contains(tag) {
+            number += 1
+            tag = "$heatmap_where_\(number)$"
         }
-        return i < c.count ? i : nil
+        return tag
     }
 
-    /// Whether a character may be part of an unquoted name.
-    private static func isNamePart(_ s: Unicode.Scalar) -> Bool {
-        s == "_" || s == "$" || s.properties.isAlphabetic || s.properties.numericType != nil
+    /// PostgreSQL's message without its `ERROR:`, the `LINE …` excerpt and the function's
+    /// context; a body of another type than boolean is said so.
+    static func explained(_ reason: String, state: String?) -> String {
+        // The excerpt of the statement (LINE …, then a caret) and the function's CONTEXT go.
+        let head = reason.range(of: "; LINE ").map { String(reason[..<$0.lowerBound]) } ?? reason
+        var text = head.split(separator: "; ").filter { !$0.hasPrefix("CONTEXT:") }.map { part in
+            var part = part
+            for prefix in ["ERROR:", "DETAIL:", "HINT:"] where part.hasPrefix(prefix) {
+                part = part.dropFirst(prefix.count)
+            }
+            return part.trimmingPrefix(while: { $0 == " " }).description
+        }.joined(separator: "; ")
+        if text.hasPrefix("return type mismatch in function declared to return boolean"),
+            let actual = text.firstRange(of: "Actual return type is ")
+        {
+            let type = text[actual.upperBound...].prefix { $0 != "." && $0 != ";" }
+            text = "argument of WHERE must be type boolean, not type \(type)"
+        }
+        return text + (state.map { " (SQLSTATE \($0))" } ?? "")
     }
 }

@@ -9,7 +9,9 @@ enum HeatmapCommand {
     typealias Run = TestProgram.Run
 
     /// Runs `heatmap` with `arguments` (bounded: each run here ends by itself in seconds).
-    static func run(_ arguments: [String]) throws -> Run { try TestProgram.heatmap(arguments) }
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Run {
+        try TestProgram.heatmap(arguments, environment: environment)
+    }
 
     /// A fresh path in the temporary folder (nothing made there).
     static func temporaryPath(_ name: String) -> String { TestProgram.temporaryPath("pg", name) }

@@ -54,7 +54,7 @@ final class ShardedCluster: Sendable {
         _ = try PostgresImport.run(
             points: points, into: "\(table)_staging", connection: coordinator.conninfo, mode: .replace)
         let connection = try PostgresConnection(coordinator.conninfo)
-        try connection.execute("CREATE EXTENSION IF NOT EXISTS postgres_fdw")
+        try TestCluster.createExtension("postgres_fdw", on: connection)
         try connection.execute("CREATE TABLE \(table) (\(columns)) PARTITION BY RANGE ((key >> 60))")
         for (number, shard) in shards.enumerated() {
             let server = "shard\(number + 1)"

@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapPostgres
 import HeatmapTestSupport
+import Testing
 
 /// A throwaway PostgreSQL cluster on a free loopback port: `initdb` in a temporary folder (as
 /// the `postgres` user when the tests run as root, which `initdb` refuses), `pg_ctl start`,
@@ -25,24 +26,53 @@ final class TestCluster: Sendable {
         return cluster
     }
 
-    /// The cluster, or `nil` with the reason printed when PostgreSQL's binaries are missing
-    /// (a test then says so and checks nothing more). Other failures throw.
-    static func require() throws -> TestCluster? {
-        switch shared {
-        case .success(let cluster): return cluster
-        case .failure(.binariesMissing):
-            print("PostgreSQL tests skipped: no initdb and pg_ctl under /usr/lib/postgresql/*/bin")
-            return nil
-        case .failure(let error): throw error
-        }
+    /// The shared cluster; throws when PostgreSQL's binaries are missing or it cannot start.
+    /// Tests that call it carry ``Testing/Trait/needsPostgres``, so that without PostgreSQL they
+    /// are skipped with the reason, never counted as passed.
+    static func require() throws -> TestCluster {
+        try shared.get()
     }
+
+    /// Whether PostgreSQL tests run here: its binaries are installed, or `CI_REQUIRE_POSTGRES`
+    /// is set (CI sets it: a test then fails where the binaries are missing, never skipped).
+    static let canRun = binariesFolder() != nil || ProcessInfo.processInfo.environment["CI_REQUIRE_POSTGRES"] != nil
+
+    /// Whether PostGIS tests run here: PostgreSQL's tests do and PostGIS is installed for the
+    /// newest PostgreSQL, or `CI_REQUIRE_POSTGRES` is set.
+    static let canRunPostGIS: Bool = {
+        if ProcessInfo.processInfo.environment["CI_REQUIRE_POSTGRES"] != nil { return true }
+        guard let binaries = binariesFolder() else { return false }
+        let version = URL(fileURLWithPath: binaries).deletingLastPathComponent().lastPathComponent
+        return FileManager.default.fileExists(atPath: "/usr/share/postgresql/\(version)/extension/postgis.control")
+    }()
 
     private static func stopShared() {
         if case .success(let cluster) = shared { cluster.stop() }
     }
 
     /// A connection string with the password, as a user would write it.
-    var url: String { "postgresql://postgres:\(Self.password)@127.0.0.1:\(port)/postgres" }
+    var url: String { url(database: "postgres") }
+
+    /// The URL of `database` of the cluster.
+    func url(database: String) -> String { "postgresql://postgres:\(Self.password)@127.0.0.1:\(port)/\(database)" }
+
+    /// `CREATE EXTENSION IF NOT EXISTS name` on `connection` under the lock HeatmapKit's schema
+    /// changes take (an import in another suite may make it at the same time).
+    static func createExtension(_ name: String, on connection: PostgresConnection) throws {
+        try connection.execute("BEGIN")
+        try connection.execute("SELECT pg_advisory_xact_lock(\(0x4865_6174_6D61_70))")
+        try connection.execute("CREATE EXTENSION IF NOT EXISTS \(name)")
+        try connection.execute("COMMIT")
+    }
+
+    /// A new, empty database of the cluster (dropped first if a run before left it), for a test
+    /// that needs objects no other test shares (its own `heatmap_key`, say); its URL.
+    func freshDatabase(_ name: String) throws -> String {
+        let admin = try PostgresConnection(conninfo)
+        try admin.execute("DROP DATABASE IF EXISTS \(name) WITH (FORCE)")
+        try admin.execute("CREATE DATABASE \(name)")
+        return url(database: name)
+    }
     var conninfo: ConnectionString { ConnectionString(url) }
 
     /// A new cluster of its own in a folder of `parent` (the temporary folder), started, with
@@ -145,5 +175,23 @@ enum TestClusterError: Error, Sendable, CustomStringConvertible {
         case .binariesMissing: return "PostgreSQL's binaries are missing"
         case .failed(let reason): return "test cluster: \(reason)"
         }
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// The test needs a PostgreSQL cluster (``TestCluster``): skipped, saying so, where
+    /// PostgreSQL's binaries are missing, unless `CI_REQUIRE_POSTGRES` makes it fail instead.
+    static var needsPostgres: Self {
+        .enabled(
+            if: TestCluster.canRun,
+            "needs PostgreSQL: no initdb and pg_ctl under /usr/lib/postgresql/*/bin (apt-get install postgresql)")
+    }
+
+    /// The test needs PostGIS in the cluster: skipped, saying so, where it is not installed,
+    /// unless `CI_REQUIRE_POSTGRES` makes it fail instead.
+    static var needsPostGIS: Self {
+        .enabled(
+            if: TestCluster.canRunPostGIS,
+            "needs PostGIS for the newest PostgreSQL installed (apt-get install postgresql-15-postgis-3)")
     }
 }
