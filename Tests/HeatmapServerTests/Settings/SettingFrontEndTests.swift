@@ -90,7 +90,8 @@ import Testing
         try Data(#"{"layers": [{"name": "p", "file": "\#(data)", "value": "size", \#(config)}]}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
         let layer = try #require(try ServeConfiguration.load(path: path).layers?.first)
-        let settings = try layer.settings.applied(to: .default)
+        // The server's base, as serve's: Google's settings with the 255-entry colour map.
+        let settings = try layer.settings.applied(to: .paletteDefault)
         let loaded = try LayerData.load(path: data, options: Self.withValues)
         return try TileService(layers: [try ServedLayer(name: "p", settings: settings, data: loaded)])
     }
@@ -104,7 +105,8 @@ import Testing
         let plain = try TileService(
             layers: [
                 try ServedLayer(
-                    name: "p", data: try LayerData.load(path: data, options: Self.withValues))
+                    name: "p", settings: .paletteDefault,
+                    data: try LayerData.load(path: data, options: Self.withValues))
             ])
         let query = Self.answer(plain, "/p/\(z)/\(x)/\(y).png?\(spelling.query)")
         #expect(query.status == 200)
