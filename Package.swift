@@ -6,20 +6,30 @@ let package = Package(
     platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .library(name: "HeatmapKit", targets: ["HeatmapKit"]),
+        .library(name: "HeatmapMapKit", targets: ["HeatmapMapKit"]),
         .library(name: "HeatmapTiles", targets: ["HeatmapTiles"]),
         .library(name: "HeatmapPostgres", targets: ["HeatmapPostgres"]),
         .executable(name: "heatmap", targets: ["heatmap"]),
         .executable(name: "heatmap-bench", targets: ["heatmap-bench"]),
     ],
     targets: [
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]),
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+        // zlib as every Apple SDK has it: `link "z"` in the module map, no pkg-config (a pkg-config
+        // provider would put macOS library paths into iOS builds). HeatmapKit's only C library.
+        .systemLibrary(name: "CZlib", providers: [.apt(["zlib1g-dev"])]),
+        // libpng: the tests' reference decoder only.
+        .systemLibrary(
+            name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"]), .brew(["pkgconf", "libpng"])]),
         .systemLibrary(
             name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
-        .systemLibrary(name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
-        .systemLibrary(name: "CEpoll"),
+        // Homebrew's libpq is keg-only: README's Install gives the PKG_CONFIG_PATH it needs.
+        .systemLibrary(
+            name: "CPostgres", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["pkgconf", "libpq"])]),
+        // The Linux event loop's C calls; the whole body sits inside `#ifdef __linux__` (empty on
+        // Apple platforms), so no dependency on it needs a platform condition.
+        .target(name: "CEpoll"),
         // WebP tiles, for the server and the command only: the HeatmapKit product needs no libwebp.
-        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
+        .systemLibrary(
+            name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"]), .brew(["pkgconf", "webp"])]),
         // libcurl for URL layers' fetches in the command and server on Linux (URLTileLayer's URLSession elsewhere).
         .systemLibrary(
             name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]),
@@ -27,7 +37,9 @@ let package = Package(
             name: "HeatmapCore",
             linkerSettings: [.linkedLibrary("m", .when(platforms: [.linux]))]
         ),
-        .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib", "CPNG"]),
+        .target(name: "HeatmapKit", dependencies: ["HeatmapCore", "CZlib"]),
+        // MapKit's overlay of a TileLayer: its MapKit file compiles only where MapKit exists.
+        .target(name: "HeatmapMapKit", dependencies: ["HeatmapKit"]),
         .target(
             name: "HeatmapTiles",
             dependencies: [
@@ -38,8 +50,7 @@ let package = Package(
         .target(
             name: "HeatmapServer",
             dependencies: [
-                "HeatmapKit", "HeatmapTiles", "HeatmapWebP",
-                .target(name: "CEpoll", condition: .when(platforms: [.linux])),
+                "HeatmapKit", "HeatmapTiles", "HeatmapWebP", "CEpoll",
             ]
         ),
         // The glue of a served table: HeatmapServer's layer following HeatmapPostgres's change count.
@@ -58,7 +69,9 @@ let package = Package(
         .testTarget(name: "HeatmapCoreTests", dependencies: ["HeatmapCore"], resources: [.copy("Fixtures")]),
         .testTarget(
             name: "HeatmapKitTests",
-            dependencies: ["HeatmapKit", "CPNG", "CZlib", "HeatmapTestSupport", "HeatmapWebP", "CWebP"],
+            dependencies: [
+                "HeatmapKit", "HeatmapMapKit", "CPNG", "CZlib", "HeatmapTestSupport", "HeatmapWebP", "CWebP",
+            ],
             resources: [.copy("Fixtures")]
         ),
         .testTarget(

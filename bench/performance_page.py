@@ -5,8 +5,9 @@ usage: python3 bench/performance_page.py [--results bench/results] [--out docs/p
 
 Reads datashader-1m.json and datashader-10m.json (heatmap-bench --only tiles,render, then
 bench/compare_datashader.py), postgres-1m.json and postgres-10m.json (heatmap-bench --only
-postgres) and serve-nginx.json (scripts/serve_bench.py --cached-only), whichever are there, and
-copies one dense tile drawn by both sides (from datashader-1m-pictures/) to docs/performance/.
+postgres) and serve-nginx.json (scripts/bench/serve_bench.py --cached-only), whichever are there, and
+copies one dense tile drawn by both sides (from datashader-1m-pictures/) to docs/performance/, and
+ends with HeatmapKit's own tables of datashader-1m.json (bench/engine_tables.py).
 Every figure on the page comes from a run whose peer was checked to have made the same thing;
 a peer that did not is shown with its difference and no time.
 """
@@ -15,8 +16,11 @@ import json
 import os
 import shutil
 
+import engine_tables
+
 ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..")
 DENSE_TILE = "16/14977/27652@2x"
+ENGINE_REPORT = "datashader-1m.json"
 
 
 def load(folder, name):
@@ -165,7 +169,7 @@ def main():
         "exits non-zero.", "",
         "- **datashader** (`bench/compare_datashader.py`): each tile's intensities against `heatmap tile --format "
         "intensity` of the same tile, and its colours against HeatmapKit's PNG; `render_tiles`' pyramid against "
-        "`heatmap render` of the same zooms and area, tile by tile. datashader draws with README's kernel (not "
+        "`heatmap render` of the same zooms and area, tile by tile. datashader draws with the definition's kernel (docs/design/definition.md; not "
         "normalised, truncated at R, σ = R/3), the same M(z) and colour map, empty pixels transparent; the alpha of "
         "each pixel is that of the colour map entry it took (tf.shade gives a whole colour map one alpha); "
         "`render_tiles`' points are moved 2.8 mm onto its own tile grid (it puts the world's edge at 20037508.34 m, "
@@ -174,7 +178,7 @@ def main():
         "runs the check on a seeded 100k slice (`Tests/peers/datashader.sh`), where the drawing of before issue 30 "
         "(scipy's normalised Gaussian, empty pixels shaded: one green square) must be refused.",
         "- **PostGIS** (`heatmap-bench --only postgres`): the rows of both statements for every tile.",
-        "- **nginx** (`scripts/serve_bench.py`): the status, Content-Type and bytes of every tile. The check found "
+        "- **nginx** (`scripts/bench/serve_bench.py`): the status, Content-Type and bytes of every tile. The check found "
         "14 of the 36 tiles different at first: heatmap answers an empty tile 204, nginx had served its 0-byte file "
         "as 200 `image/png`; nginx now answers 204 for it (`try_files $uri =204`).", "",
         "    swift build -c release",
@@ -183,7 +187,7 @@ def main():
         "    python3 bench/compare_datashader.py bench/results/datashader-1m.json /tmp/heatmap-data --repetitions 5",
         "    .build/release/heatmap-bench --points 1000000 --sizes 1000000 --only postgres \\",
         "        --postgres postgresql://postgres@127.0.0.1:5432/postgres --json bench/results/postgres-1m.json",
-        "    python3 scripts/serve_bench.py --cached-only --out bench/results/serve-nginx.json",
+        "    python3 scripts/bench/serve_bench.py --cached-only --out bench/results/serve-nginx.json",
         "    python3 bench/performance_page.py", "",
         "The machine is a shared 2-core VM: compare figures as ratios within one run.", "",
         "## datashader", ""]
@@ -196,7 +200,7 @@ def main():
               "The PostGIS way is what a PostGIS user writes: `ST_SnapToGrid` of the padded tile's points "
               "(`geometry(Point, 3857)` with a GIST index, found with `&&`) to the pixel centres, `GROUP BY` the "
               "snapped point, weights summed as float8; both statements prepared, timed in alternation, then blurred "
-              "by the same convolution (see README's PostgreSQL section for the method).", ""]
+              "by the same convolution ([PostgreSQL push-down](design/postgres.md) describes HeatmapKit's statements).", ""]
     for name in ("postgres-1m.json", "postgres-10m.json"):
         report = load(args.results, name)
         if report:
@@ -204,6 +208,15 @@ def main():
     nginx = load(args.results, "serve-nginx.json")
     if nginx:
         nginx_section(nginx, lines)
+    engine = load(args.results, ENGINE_REPORT)
+    if engine:
+        lines += ["## HeatmapKit alone", "",
+                  f"From the same heatmap-bench report as the datashader tables (`bench/results/{ENGINE_REPORT}`): the "
+                  "index, each tile's phases in milliseconds (medians) against the brute-force definition "
+                  "(`ReferenceRenderer`, a direct sum over all points), a tile's cost against the data's size, M(z), "
+                  "throughput, readers, `heatmap render` and the encoders; `python3 bench/engine_tables.py REPORT` "
+                  "prints them for any report.", ""]
+        lines += engine_tables.tables(engine) + [""]
     with open(args.out, "w") as f:
         f.write("\n".join(lines).rstrip() + "\n")
     print(f"wrote {args.out}")

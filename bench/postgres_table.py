@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""README's PostGIS comparison table from `heatmap-bench --only postgres` JSON reports.
+"""The PostGIS comparison table from `heatmap-bench --only postgres` JSON reports.
 
-    python3 bench/postgres_table.py bench/postgres-1m.json bench/postgres-10m.json
+    python3 bench/postgres_table.py bench/results/postgres-1m.json bench/results/postgres-10m.json
 
 One row a tile, one group of columns a report: HeatmapKit's SQL and PostGIS's grid, median
 and fastest of the repetitions (timed in alternation), and PostGIS ÷ HeatmapKit of the

@@ -9,7 +9,7 @@ enum Export {
     /// float64, 24 bytes a point; `folder/points.csv`: the same numbers as text (`lat,lng,weight`,
     /// each the shortest text that reads back as the same Double), which `heatmap tile` reads to
     /// draw the peer's tiles with `--format intensity`; `folder/colormap.rgba`: the colour map
-    /// the benchmark's tiles are coloured with (the default gradient at opacity 0.7), 4 bytes an
+    /// `heatmap tile` colours with (the 255-entry palette default at opacity 0.7), 4 bytes an
     /// entry.
     static func write(_ points: [WeightedLatLng], to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
@@ -29,7 +29,7 @@ enum Export {
             bytes.append(contentsOf: line.utf8)
         }
         try Data(bytes).write(to: base.appendingPathComponent("points.csv"))
-        let colours = ColorMap(gradient: .default, opacity: 0.7)
+        let colours = ColorMap(gradient: .paletteDefault, opacity: 0.7)
         try Data(colours.entries).write(to: base.appendingPathComponent("colormap.rgba"))
     }
 }

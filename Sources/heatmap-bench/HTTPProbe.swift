@@ -13,7 +13,7 @@ enum HTTPProbe {
     static func request(
         port: Int, method: String = "GET", path: String, headers: [String] = [], body: [UInt8] = []
     ) throws -> (status: Int, body: [UInt8]) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocketType, 0)
         guard fd >= 0 else { throw OptionError("socket: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var address = sockaddr_in()
@@ -67,7 +67,7 @@ enum HTTPProbe {
 
     /// A port no one listens on now, from the kernel.
     static func freePort() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = socket(AF_INET, streamSocketType, 0)
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

@@ -12,6 +12,13 @@ enum Measure {
         return now() - start
     }
 
+    /// The CPU time of the process so far, all threads', in seconds.
+    static func processCPUSeconds() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) * 1e-9
+    }
+
     /// The median of some numbers (0 for none).
     static func median(_ values: [Double]) -> Double {
         let sorted = values.sorted()

@@ -67,9 +67,7 @@ struct PostGISGridSource: WeightSource {
         // Prepared, as HeatmapKit's statement is: parsed and planned once, not per tile.
         let result = try connection.executeAsPrepared(sql, parameters, binary: true)
         for row in 0..<result.rowCount {
-            guard let column = result.int64(row, 0), let line = result.int64(row, 1),
-                let weight = result.double(row, 2)
-            else { continue }
+            guard let (column, line, weight) = result.cell(row) else { continue }
             // Points on the envelope's far edges belong to the next pixel: outside, dropped.
             sink.add(
                 column: query.columns.lowerBound + Int(clamping: column),

@@ -180,7 +180,7 @@ enum PostgresBenchmark {
             var d: Float = 0
             var m: Float = 0
             let database =
-                try Measure.seconds { d = try source.maximumIntensity(space: space, kernel: kernel, search: .kernel) }
+                try Measure.seconds { d = try source.searchedMaximum(space: space, kernel: kernel) }
                 * 1000
             let memory = Measure.seconds { m = bench.index.maximumIntensity(space: space, kernel: kernel) } * 1000
             normalization.append(

@@ -1,30 +1,24 @@
 import Foundation
 import HeatmapCore
 import HeatmapKit
-import HeatmapPostgres
+@_spi(Benchmark) import HeatmapPostgres
 
-/// M(z) of a large imported table by the kernel-bounded search against the weight-bounded
-/// one it replaced (`--only postgres-maximum`), the two interleaved zoom by zoom (which goes
-/// first alternates), so that both figures of a zoom come from the same minutes.
+/// M(z) of a large imported table (`--only postgres-maximum`): each zoom's search, in one
+/// snapshot, neither read from nor kept in `heatmap_maxima`. `scripts/bench/maximum_ab.py` runs two
+/// builds against each other, a zoom at a time in fresh processes.
 struct PostgresMaximumMeasurement: Codable {
     var table: String
     var rows: Int
     var zoom: Int
     var scale: Int
     var radius: Int
-    /// Seconds of the kernel-bounded search (`PostgresSource.MaximumSearch.kernel`), and its M(z).
-    var kernelSeconds: Double
-    var kernelValue: Float
-    /// Seconds of the weight-bounded search (`.pruned`, the one before), and its M(z).
-    var prunedSeconds: Double
-    var prunedValue: Float
-    /// Which ran first.
-    var kernelFirst: Bool
+    var seconds: Double
+    var value: Float
 }
 
 enum PostgresMaximumBenchmark {
-    /// Measures both searches at each zoom over `table` (imported with `rows` of the
-    /// benchmark's data unless it holds that many already).
+    /// Searches M(z) at each zoom over `table` (imported with `rows` of the benchmark's data
+    /// unless it holds that many already).
     static func run(
         url: String, table: String, rows: Int, seed: UInt64, zooms: [Int], log: (String) -> Void
     ) throws -> [PostgresMaximumMeasurement] {
@@ -41,29 +35,16 @@ enum PostgresMaximumBenchmark {
         }
         let source = try PostgresSource(connection: conninfo, table: PostgresTable(name: table))
         var out: [PostgresMaximumMeasurement] = []
-        for (i, zoom) in zooms.enumerated() {
+        for zoom in zooms {
             let space = try PixelSpace(zoom: zoom, scale: 1)
-            let kernel = GaussianKernel(radius: 20)
-            var kernelResult: (Double, Float) = (0, 0)
-            var prunedResult: (Double, Float) = (0, 0)
-            let kernelFirst = i % 2 == 0
-            for search in kernelFirst ? [true, false] : [false, true] {
-                var value: Float = 0
-                let seconds = try Measure.seconds {
-                    value = try source.maximumIntensity(
-                        space: space, kernel: kernel, search: search ? .kernel : .pruned)
-                }
-                if search { kernelResult = (seconds, value) } else { prunedResult = (seconds, value) }
-                log(
-                    String(
-                        format: "postgres maximum M(%d) %@: %.1f s, %.6g", zoom, search ? "kernel" : "pruned", seconds,
-                        value))
+            var value: Float = 0
+            let seconds = try Measure.seconds {
+                value = try source.searchedMaximum(space: space, kernel: GaussianKernel(radius: 20))
             }
+            log(String(format: "postgres maximum M(%d) search: %.3f s, %.9g", zoom, seconds, value))
             out.append(
                 PostgresMaximumMeasurement(
-                    table: table, rows: rows, zoom: zoom, scale: 1, radius: 20, kernelSeconds: kernelResult.0,
-                    kernelValue: kernelResult.1, prunedSeconds: prunedResult.0, prunedValue: prunedResult.1,
-                    kernelFirst: kernelFirst))
+                    table: table, rows: rows, zoom: zoom, scale: 1, radius: 20, seconds: seconds, value: value))
         }
         return out
     }

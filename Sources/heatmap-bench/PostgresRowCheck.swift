@@ -44,17 +44,13 @@ enum PostgresRowCheck {
             let result = try connection.executeAsPrepared(sql, parameters, binary: true)
             for row in 0..<result.rowCount {
                 // The change count's row has no position.
-                guard let column = result.int64(row, 0), let line = result.int64(row, 1),
-                    let weight = result.double(row, 2)
-                else { continue }
+                guard let (column, line, weight) = result.cell(row) else { continue }
                 ours[SIMD2(column, line), default: 0] += weight
             }
             let (gisSQL, gisParameters) = gis.statement(for: query)
             let gisResult = try connection.executeAsPrepared(gisSQL, gisParameters, binary: true)
             for row in 0..<gisResult.rowCount {
-                guard let column = gisResult.int64(row, 0), let line = gisResult.int64(row, 1),
-                    let weight = gisResult.double(row, 2)
-                else { continue }
+                guard let (column, line, weight) = gisResult.cell(row) else { continue }
                 let pixel = SIMD2(Int64(query.columns.lowerBound) + column, Int64(query.rows.lowerBound) + line)
                 guard query.columns.contains(Int(pixel.x)), query.rows.contains(Int(pixel.y)) else {
                     outside += 1

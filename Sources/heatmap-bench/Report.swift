@@ -26,9 +26,8 @@ struct NormalizationMeasurement: Codable {
     var scale: Int
     var milliseconds: Double
     var value: Double
-    /// The same search started from the zoom-0 grid of cells (the method before the cell sweep).
-    var fromRootMilliseconds: Double
-    var fromRootValue: Double
+    /// The CPU time of the search, all threads'.
+    var cpuMilliseconds: Double
 }
 
 /// Whole tiles (intensity, colour, PNG) of a full zoom level through HeatmapTileLayer.

@@ -1,7 +1,7 @@
 import Foundation
 import HeatmapCore
 import HeatmapKit
-import HeatmapPostgres
+@_spi(Benchmark) import HeatmapPostgres
 
 /// A table sharded over several servers against one server, on the same rows and tiles
 /// (`--only postgres-sharded --postgres URL --shard URL --shard URL …`; `bench/postgres_sharded.sh`
@@ -93,11 +93,11 @@ enum ShardedBenchmark {
             var values: [Float] = [0, 0]
             let a =
                 try Measure.seconds {
-                    values[0] = try one.maximumIntensity(space: space, kernel: kernel, search: .kernel)
+                    values[0] = try one.searchedMaximum(space: space, kernel: kernel)
                 } * 1000
             let b =
                 try Measure.seconds {
-                    values[1] = try many.maximumIntensity(space: space, kernel: kernel, search: .kernel)
+                    values[1] = try many.searchedMaximum(space: space, kernel: kernel)
                 } * 1000
             let same = abs(values[0] - values[1]) <= 1e-6 * values[0]
             normalization.append(

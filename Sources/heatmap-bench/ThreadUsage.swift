@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// The calling thread's page faults and CPU time split into user and kernel
 /// (`getrusage(RUSAGE_THREAD)`), to tell a render's own work from the kernel's work for it.
 struct ThreadUsage {
@@ -12,15 +8,10 @@ struct ThreadUsage {
 
     /// The thread's counts so far (zero where the platform has no per-thread usage).
     static func now() -> ThreadUsage {
-        #if os(Linux)
-            var usage = rusage()
-            guard getrusage(__rusage_who_t(1), &usage) == 0 else { return ThreadUsage() }  // RUSAGE_THREAD
-            return ThreadUsage(
-                minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt, userSeconds: seconds(usage.ru_utime),
-                systemSeconds: seconds(usage.ru_stime))
-        #else
-            return ThreadUsage()
-        #endif
+        guard let usage = threadResourceUsage() else { return ThreadUsage() }
+        return ThreadUsage(
+            minorFaults: usage.ru_minflt, majorFaults: usage.ru_majflt, userSeconds: seconds(usage.ru_utime),
+            systemSeconds: seconds(usage.ru_stime))
     }
 
     static func - (a: ThreadUsage, b: ThreadUsage) -> ThreadUsage {

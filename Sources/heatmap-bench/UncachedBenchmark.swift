@@ -4,10 +4,6 @@ import HeatmapCore
 import HeatmapKit
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// One tile drawn as `heatmap serve` draws it with its cache off: `HeatmapTileLayer.tileFor`
 /// with the layer's cache off, on one thread (medians of the repetitions, milliseconds).
 struct UncachedTileMeasurement: Codable {
@@ -25,7 +21,7 @@ struct UncachedTileMeasurement: Codable {
     var systemCPUMs: Double?
 }
 
-/// The tiles `heatmap serve` is compared with (`--only uncached`; `scripts/uncached_bench.py`).
+/// The tiles `heatmap serve` is compared with (`--only uncached`; `scripts/bench/uncached_bench.py`).
 struct UncachedMeasurement: Codable {
     var points: Int
     var tiles: [UncachedTileMeasurement]

@@ -2,7 +2,7 @@ import Foundation
 @_spi(Benchmark) import HeatmapCore
 import HeatmapKit
 
-// heatmap-bench: seeded data, measurements, JSON out. See README's "Performance".
+// heatmap-bench: seeded data, measurements, JSON out. See docs/reference/benchmark.md.
 
 let usage = """
     usage: heatmap-bench [--points N] [--sizes N,N,...] [--zooms Z,Z,...] [--repetitions N] [--seed N]
@@ -30,13 +30,13 @@ let usage = """
       --postgres-reuse  keep heatmap_bench and heatmap_bench_postgis when an earlier run left the
                         same seeded --points there (no import figure then); the tiles are timed at
                         least 7 times, HeatmapKit's and PostGIS's in alternation
-      --postgres-serve-rows N  also import N rows (20000000 for README's figure) into heatmap_bench_serve
+      --postgres-serve-rows N  also import N rows (20000000 for the documented figure) into heatmap_bench_serve
                         (kept for later runs), serve it with the heatmap built beside heatmap-bench,
                         ask for the tiles and read the server's resident memory (default 0: not done)
       --postgres-where-rows N  for postgres-where: the rows of heatmap_bench_where (default 1000000)
       --postgres-maximum-rows N  for postgres-maximum: the rows of heatmap_bench_serve (imported
-                        when it holds another count; 20000000 for README's figure), whose M(z) at each of
-                        --postgres-zooms is found by the kernel-bounded search and the one before
+                        when it holds another count; 20000000 for the documented figure), whose M(z) at each of
+                        --postgres-zooms is searched (scripts/bench/maximum_ab.py: two builds against each other)
       --shard URL       for postgres-sharded (repeat): the same rows imported over these shards with
                         --postgres as coordinator, against --postgres alone (bench/postgres_sharded.sh)
       --tile-images DIR for bytes: write each tile's RGBA and palette PNG there (bench/pillow_sizes.py
@@ -243,24 +243,20 @@ for size in sizes where options.sections.contains("normalization") {
         let space = try PixelSpace(zoom: zoom, scale: 1)
         let kernel = GaussianKernel(radius: 20)
         var value: Float = 0
-        var rootValue: Float = 0
-        // Medians of up to 3: M(z) is not cached here, each run searches afresh.
-        let runs = 0..<min(3, options.repetitions)
-        let ms = Measure.median(
-            runs.map { _ in Measure.seconds { value = index.maximumIntensity(space: space, kernel: kernel) } * 1000 })
-        let rootMs = Measure.median(
-            runs.map { _ in
-                Measure.seconds { rootValue = index.maximumIntensity(space: space, kernel: kernel, start: .root) }
-                    * 1000
-            })
+        // Medians of up to 3: M(z) is not cached here, each run searches afresh. Wall and CPU
+        // time (all threads'), the latter steadier on a loaded machine.
+        var wall: [Double] = []
+        var cpu: [Double] = []
+        for _ in 0..<min(3, options.repetitions) {
+            let before = Measure.processCPUSeconds()
+            wall.append(Measure.seconds { value = index.maximumIntensity(space: space, kernel: kernel) } * 1000)
+            cpu.append((Measure.processCPUSeconds() - before) * 1000)
+        }
+        let (ms, cpuMs) = (Measure.median(wall), Measure.median(cpu))
         report.normalization.append(
             NormalizationMeasurement(
-                points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value),
-                fromRootMilliseconds: rootMs, fromRootValue: Double(rootValue)))
-        log(
-            String(
-                format: "M(z) %9d points zoom %2d: %9.1f ms (M = %.6g); from the root %9.1f ms (M = %.6g)", size, zoom,
-                ms, value, rootMs, rootValue))
+                points: size, zoom: zoom, scale: 1, milliseconds: ms, value: Double(value), cpuMilliseconds: cpuMs))
+        log(String(format: "M(z) %9d points zoom %2d: %9.1f ms, CPU %9.1f ms (M = %.9g)", size, zoom, ms, cpuMs, value))
     }
 }
 
@@ -286,7 +282,7 @@ if let t = report.throughput.last {
             t.tilesPerSecond, t.threads, t.singleThreadTilesPerSecond))
 }
 
-// Tiles as the server draws them with its cache off (scripts/uncached_bench.py compares them).
+// Tiles as the server draws them with its cache off (scripts/bench/uncached_bench.py compares them).
 if options.sections.contains("uncached") {
     let m = try UncachedBenchmark.measure(
         bench: bench, tiles: options.uncachedTiles, zoom: options.uncachedZoom, scale: options.uncachedScale,
@@ -408,7 +404,7 @@ if options.sections.contains("postgres-render") {
     }
 }
 
-// M(z) of a large table, the kernel-bounded search against the one before (PostgresMaximumBenchmark.swift).
+// M(z) of a large table, searched (PostgresMaximumBenchmark.swift).
 if options.sections.contains("postgres-maximum") && options.postgresMaximumRows > 0 {
     if let url = options.postgresURL {
         report.postgresMaximum = try PostgresMaximumBenchmark.run(

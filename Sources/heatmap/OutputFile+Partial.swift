@@ -8,7 +8,7 @@ enum PartialOutput {
     /// signal handler, so it is prepared (allocated) before the handler can run.
     nonisolated(unsafe) static var pending: UnsafeMutablePointer<CChar>? = nil
     /// The handlers in place before ``begin(_:)``, restored by ``end()``.
-    nonisolated(unsafe) static var previous: [Int32: sighandler_t?] = [:]
+    nonisolated(unsafe) static var previous: [Int32: SignalHandler?] = [:]
 
     /// The signals that remove the partial file before the command dies of them.
     static let signals = [SIGINT, SIGTERM, SIGHUP]

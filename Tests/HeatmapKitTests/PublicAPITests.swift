@@ -2,8 +2,8 @@ import Foundation
 import Testing
 
 /// The public API is what `api/public-symbols.txt` lists (CI compares it with the build's, see
-/// `scripts/public_api.py`), and README's API table names every public member of
-/// `HeatmapTileLayer` in it: Google's facade plus the documented additions.
+/// `scripts/ci/public_api.py`), and the API table of docs/guides/library.md (README links to it)
+/// names every public member of `HeatmapTileLayer` in it: Google's facade plus the documented additions.
 @Suite struct PublicAPITests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -12,7 +12,7 @@ import Testing
         try String(contentsOf: root.appendingPathComponent(relative), encoding: .utf8)
     }
 
-    @Test("README's API table names every public member of HeatmapTileLayer, and only public ones")
+    @Test("the library guide's API table names every public member of HeatmapTileLayer, and only public ones")
     func apiTable() throws {
         let symbols = try Self.text("api/public-symbols.txt").split(separator: "\n")
         let members = Set(
@@ -22,12 +22,14 @@ import Testing
                 return String(path.dropFirst("HeatmapTileLayer.".count).prefix { $0 != "(" })
             })
         #expect(members.count > 20)
-        let readme = try Self.text("README.md")
-        let start = try #require(readme.range(of: "\n## API\n"))
-        let end = try #require(readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex))
-        let table = readme[start.upperBound..<end.lowerBound]
+        let readme = try Self.text("docs/guides/library.md")
+        let start = try #require(readme.range(of: "\n## Google's names and HeatmapKit's\n"))
+        let end = readme.range(of: "\n## ", range: start.upperBound..<readme.endIndex)?.lowerBound ?? readme.endIndex
+        let table = readme[start.upperBound..<end]
         for member in members.sorted() where member != "init" {
-            #expect(table.contains("`\(member)") || table.contains(" \(member)("), "README's API table lacks \(member)")
+            #expect(
+                table.contains("`\(member)") || table.contains(" \(member)("),
+                "the library guide's API table lacks \(member)")
         }
         // The table's initialisers are public ones.
         for label in ["weightedData:", "values:", "file:", "table:", "mean:"] {
@@ -36,7 +38,7 @@ import Testing
         }
         for hidden in ["drawTile", "normalizationValue", "normalizationIfReady", "knownMaxima", "replaceSource"] {
             #expect(!members.contains(hidden), "\(hidden) is the server's, not public")
-            #expect(!table.contains("`\(hidden)"), "README's API table names \(hidden)")
+            #expect(!table.contains("`\(hidden)"), "the library guide's API table names \(hidden)")
         }
     }
 

@@ -5,10 +5,6 @@ import Testing
 
 @testable import HeatmapPostgres
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Opening a connection gives up after `connect_timeout` (10 s unless the string says), so a
 /// server that accepts and never answers fails the caller instead of holding it forever.
 @Suite(.serialized) struct ConnectTimeoutTests {
@@ -18,7 +14,7 @@ import Testing
         let port: Int
 
         init() throws {
-            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            let fd = TestSocket.tcp()
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_addr.s_addr = inet_addr("127.0.0.1")

@@ -33,7 +33,7 @@ extension MaximumStoreTests {
         let cluster = try TestCluster.require()
         let table = "stored_readonly"
         _ = try PostgresImport.run(
-            points: PrunedMaximumTests.points(seed: 13), into: table, connection: cluster.conninfo, mode: .replace)
+            points: ClusteredPoints.points(seed: 13), into: table, connection: cluster.conninfo, mode: .replace)
         let connection = try PostgresConnection(cluster.conninfo)
         let owner = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
         let count = try #require(try owner.changeCount())
@@ -64,7 +64,7 @@ extension MaximumStoreTests {
         let owner = Self.conninfo(cluster, database: database)
         let table = "older"
         _ = try PostgresImport.run(
-            points: PrunedMaximumTests.points(seed: 14), into: table, connection: owner, mode: .replace)
+            points: ClusteredPoints.points(seed: 14), into: table, connection: owner, mode: .replace)
         let connection = try PostgresConnection(owner)
         // As an import before the store made it.
         try connection.execute("DROP TABLE heatmap_maxima")

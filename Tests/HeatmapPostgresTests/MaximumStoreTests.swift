@@ -63,7 +63,7 @@ import Testing
         let cluster = try TestCluster.require()
         let table = "stored_maxima"
         _ = try PostgresImport.run(
-            points: PrunedMaximumTests.points(seed: 11), into: table, connection: cluster.conninfo, mode: .replace)
+            points: ClusteredPoints.points(seed: 11), into: table, connection: cluster.conninfo, mode: .replace)
         let connection = try PostgresConnection(cluster.conninfo)
         let first = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
         let count = try #require(try first.changeCount())
@@ -85,7 +85,7 @@ import Testing
         let free = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: table))
         #expect(try Self.maxima(free) == found && Self.searches(free) == 0)
         // A heavy row near the maximum's place moves every M(z).
-        let peak = try #require(PrunedMaximumTests.points(seed: 11).max { $0.intensity < $1.intensity })
+        let peak = try #require(ClusteredPoints.points(seed: 11).max { $0.intensity < $1.intensity })
         try connection.execute(
             "INSERT INTO \(table) (lat, lng, weight) VALUES ($1::float8, $2::float8, 100000)",
             ["\(peak.coordinate.latitude)", "\(peak.coordinate.longitude)"])
@@ -116,7 +116,7 @@ import Testing
         let cluster = try TestCluster.require()
         let table = "stored_bounded"
         _ = try PostgresImport.run(
-            points: PrunedMaximumTests.points(seed: 12), into: table, connection: cluster.conninfo, mode: .replace)
+            points: ClusteredPoints.points(seed: 12), into: table, connection: cluster.conninfo, mode: .replace)
         let connection = try PostgresConnection(cluster.conninfo)
         let slot = [MaximumSlotKey(zoom: 6, scale: 1, reach: 20)]
         for step in 0..<(MaximumStore.keptCounts + 3) {

@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
 
 @testable import HeatmapPostgres
@@ -10,7 +11,7 @@ import Testing
         var pid: pid_t = 0
         let argv: [UnsafeMutablePointer<CChar>?] = [strdup("/bin/true"), nil]
         defer { for arg in argv { free(arg) } }
-        try #require(posix_spawn(&pid, "/bin/true", nil, nil, argv, environ) == 0)
+        try #require(posix_spawn(&pid, "/bin/true", nil, nil, argv, processEnvironment) == 0)
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
         return pid

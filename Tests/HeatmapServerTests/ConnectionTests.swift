@@ -1,9 +1,6 @@
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 @Suite struct ConnectionTests {
     @Test func keepAliveServesManyRequestsOnOneConnection() throws {

@@ -1,9 +1,6 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `heatmap serve` as its own process under many connections and few descriptors: idle
 /// keep-alive connections held with bounded memory while others get tiles, 503 beyond the cap,
@@ -30,15 +27,17 @@ import Testing
         return false
     }
 
-    @Test("10,000 idle keep-alive connections: bounded memory, tiles for others, 503 beyond the cap")
+    @Test(
+        "10,000 idle keep-alive connections: bounded memory, tiles for others, 503 beyond the cap",
+        .enabled(if: hasProcFileSystem, "reads the server's resident memory from /proc (Linux)"))
     func tenThousandIdleConnections() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ServeCommandTests.executable.path))
         let count = 10_000
         var limit = rlimit()
-        getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        getrlimit(TestSocket.descriptorLimit, &limit)
         // The test holds every client end; the server raises its own soft limit to the hard one.
         limit.rlim_cur = limit.rlim_max
-        setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        setrlimit(TestSocket.descriptorLimit, &limit)
         try #require(limit.rlim_cur >= rlim_t(count + 500), "RLIMIT_NOFILE's hard limit \(limit.rlim_max) is too low")
         let server = try ServeProcess([
             "--max-connections", "\(count + 1)", "--idle-timeout", "600", "--cache-mb", "16", "--no-watch",
@@ -89,7 +88,9 @@ import Testing
         #expect(server.stop() == 0)
     }
 
-    @Test("the descriptor limit reached: the server survives, backs off without spinning, serves again")
+    @Test(
+        "the descriptor limit reached: the server survives, backs off without spinning, serves again",
+        .enabled(if: hasProcFileSystem, "reads the server's descriptors and CPU time from /proc (Linux)"))
     func descriptorLimitReached() throws {
         try #require(FileManager.default.isExecutableFile(atPath: ServeCommandTests.executable.path))
         let limit = 64

@@ -1,11 +1,8 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// The inputs `scripts/http_fuzz_full.py` kept (cases whose answers were new, and any case at
+/// The inputs `scripts/ci/http_fuzz_full.py` kept (cases whose answers were new, and any case at
 /// fault), replayed against `heatmap serve`: each connection's bytes sent at once, the write
 /// side closed, every answer read until the server closes. Each answer must be well-formed
 /// HTTP/1.1 with no 5xx but 503 and 505; a case marked `refused` (a traversal or an overlong

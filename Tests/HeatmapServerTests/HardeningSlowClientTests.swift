@@ -1,9 +1,6 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// Slow clients against `heatmap serve` with short timeouts (`--request-timeout`,
 /// `--write-timeout`): slowloris heads are answered 408 and closed, a client that never reads is

@@ -2,10 +2,6 @@ import Foundation
 import HeatmapTestSupport
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// `heatmap serve`, run as a user runs it: flags, layers, signals, mistakes.
 @Suite struct ServeCommandTests {
     /// The built `heatmap` executable beside the test bundle.

@@ -1,12 +1,8 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Ports on 127.0.0.1 for the servers the tests start.
 public enum LoopbackPort {
     /// A port no one listens on now, from the kernel (bound to port 0, read back, released).
     public static func free() -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.tcp()
         defer { close(fd) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)

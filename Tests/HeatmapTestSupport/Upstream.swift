@@ -2,10 +2,6 @@ import Foundation
 import HeatmapKit
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A tile upstream for URL layer tests: HTTP/1.1 on a free 127.0.0.1 port, a thread per
 /// connection, one request per connection. The first path component picks the behaviour:
 /// `png` (200 and a 256 px PNG), `slow` (the same after `slowDelay` seconds), `hang` (nothing
@@ -55,7 +51,7 @@ public final class Upstream: Sendable {
         self.slowDelay = slowDelay
         png = try Upstream.solidPNG(side: 256, red: 200, green: 30, blue: 40, alpha: 255)
         bigPNG = try Upstream.solidPNG(side: 512, red: 10, green: 30, blue: 240, alpha: 128)
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let fd = TestSocket.tcp()
         guard fd >= 0 else { throw Failure(description: "socket") }
         var yes: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &yes, socklen_t(MemoryLayout<Int32>.size))
@@ -223,7 +219,7 @@ public final class Upstream: Sendable {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes {
-                send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                TestSocket.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent)
             }
             guard n > 0 else { return false }
             sent += n
@@ -239,7 +235,7 @@ public final class Upstream: Sendable {
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes {
-                send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                TestSocket.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent)
             }
             guard n > 0 else { return }
             sent += n

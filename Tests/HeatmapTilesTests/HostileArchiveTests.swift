@@ -6,10 +6,6 @@ import Testing
 
 @testable import HeatmapTiles
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Archives made by an attacker or a careless user (issue 23): folders with links out, FIFOs and
 /// files that are no image; PMTiles with huge directories; MBTiles with endless views and
 /// tiles that are huge or not blobs. Each is a named error, never a hang, a flood of memory or

@@ -4,10 +4,6 @@ import HeatmapTestSupport
 import HeatmapTiles
 import Testing
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 #if canImport(CCurl)
 
     /// https through the command's fetch backend: a loopback TLS upstream (a certificate made with
@@ -21,7 +17,7 @@ import Testing
     )
     struct TileFetchTLSTests {
         static let server = """
-            import http.server, ssl, sys
+            import http.server, os, ssl, sys
             class H(http.server.BaseHTTPRequestHandler):
                 def log_message(self, *a): pass
                 def do_GET(self):
@@ -31,7 +27,8 @@ import Testing
             s = http.server.HTTPServer(("127.0.0.1", 0), H)
             c = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER); c.load_cert_chain(sys.argv[1], sys.argv[2])
             s.socket = c.wrap_socket(s.socket, server_side=True)
-            open(sys.argv[4], "w").write(str(s.server_address[1]))
+            open(sys.argv[4] + ".part", "w").write(str(s.server_address[1]))
+            os.replace(sys.argv[4] + ".part", sys.argv[4])
             s.serve_forever()
             """
 
@@ -51,8 +48,9 @@ import Testing
             let png = try Upstream.solidPNG(side: 256, red: 9, green: 8, blue: 7, alpha: 255)
             try folder.write(png, to: "tile.png")
             try folder.write(Array(Self.server.utf8), to: "server.py")
+            let python = try #require(TestProgram.program("python3"))
             let process = Process()
-            process.executableURL = try #require(TestProgram.program("python3"))
+            process.executableURL = python
             process.arguments = [
                 folder.file("server.py"), folder.file("cert.pem"), folder.file("key.pem"), folder.file("tile.png"),
                 folder.file("port"),

@@ -7,7 +7,7 @@ import Foundation
 /// t < 1, and the last entry for I ≥ M):
 /// - ``linear``: f(t) = t, Google's mapping (the default);
 /// - ``sqrt``: f(t) = √t, so τₑ = (e / (n − 1))²;
-/// - ``log``: f(t) = log(1 + k·t) / log(1 + k) with k = ``logSteepness`` (1000), so
+/// - ``log``: f(t) = log(1 + k·t) / log(1 + k) with k = `logSteepness` (1000), so
 ///   τₑ = ((1 + k)^(e / (n − 1)) − 1) / k: a pixel at 1/1000 of the maximum is a tenth of the
 ///   way up the ramp, one at 1/100 a third (linear: a hundredth), one at 1/10 two thirds.
 public enum ColorScale: String, Sendable, Hashable, CaseIterable {

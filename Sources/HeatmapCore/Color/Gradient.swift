@@ -59,7 +59,7 @@ public struct Gradient: Sendable, Hashable {
 
     /// Google's colours and start points with a ``paletteColorMapSize``-entry colour map: the
     /// gradient of the `heatmap` command and server. A pixel differs from ``default``'s by at
-    /// most 4 levels of 255 (README, Performance).
+    /// most 4 levels of 255 (docs/guides/tile-formats.md).
     public static let paletteDefault = Gradient(
         checkedColors: Gradient.default.colors, startPoints: Gradient.default.startPoints,
         colorMapSize: paletteColorMapSize)

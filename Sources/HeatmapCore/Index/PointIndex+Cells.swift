@@ -1,31 +1,80 @@
 import Dispatch
 
-extension PointIndex {
-    /// Whether more than 62% of the points are alone in their cell of 2^`level` × 2^`level`
-    /// units (counting cells, galloping over each cell's run of keys, and stopping once it
-    /// is sure): where the search for M(z) does better from ``CellBounds`` than from the root.
-    ///
-    /// - Complexity: O(c · log(n / c)) for c cells.
-    func isSparse(atLevel level: Int) -> Bool {
-        let shift = UInt64(2 * level)
-        let needed = keys.count * 31 / 50
-        return keys.withUnsafeBufferPointer { k in
-            var cells = 0
-            var i = 0
-            while i < k.count {
-                cells += 1
-                if cells > needed { return true }
-                let next = (k[i] >> shift) + 1
-                i = next >> (64 - shift) == 0 ? k.firstIndex(atLeast: next << shift, from: i + 1) : k.count
-                if cells + (k.count - i) <= needed { return false }
-            }
-            return false
+extension PointIndex: CellSource {
+    /// The cells `query` asks for, from the summary of the level (see
+    /// ``summarizedCells(level:in:of:)``) or from the Morton runs of the keys (see
+    /// ``occupiedCells(level:)``), in Morton order unless a limit ranks them.
+    package func occupiedCells(_ query: CellQuery) -> OccupiedCells {
+        let codes = query.area.map { area in
+            MaximumSearch.sortedWithoutRepeats(
+                area.map { Morton.key(x: UInt32(truncatingIfNeeded: $0), y: UInt32(truncatingIfNeeded: $0 >> 32)) })
         }
+        let found =
+            summarizedCells(level: query.level, in: codes, of: query.areaLevel)
+            ?? (codes.map { occupiedCells(level: query.level, in: $0, of: query.areaLevel) }
+                ?? occupiedCells(level: query.level))
+        return OccupiedCells(cells: found.cells, weights: found.weights, isMortonOrdered: true)
+            .kept(minimum: query.minimum, limit: query.limit)
+    }
+
+    /// A pass over the keys a question, and the cells of every level counted.
+    package var cellCosts: CellCosts { CellCosts(occupied: (cellCounts, count)) }
+
+    /// M(z), exact (see `MaximumSearch`): ``WeightSource/maximumIntensity(space:kernel:)``
+    /// without a source's failure.
+    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
+        MaximumSearch.run(over: self, space: space, kernel: kernel).value
+    }
+
+    /// ``occupiedCells(level:)``, in the whole world or inside `codes` (Morton codes of cells
+    /// of `coarseLevel`, ascending), from a summary: the level's, or level 24's summed up for a
+    /// coarser level; `nil` when none is kept. A summary's weights are the nearest floats of
+    /// its cells' sums, so each is taken one float up.
+    ///
+    /// - Complexity: O(e) for the e entries read, plus O(log e) for each code.
+    func summarizedCells(level: Int, in codes: [UInt64]?, of coarseLevel: Int) -> (cells: [UInt64], weights: [Float])? {
+        guard let summary = summaries.summary(level: min(level, CellSummaries.coarsestLevel)) else { return nil }
+        let up = UInt64(2 * (level - summary.level))
+        var cells: [UInt64] = []
+        var weights: [Float] = []
+        var sum = 0.0
+        var current = UInt64.max
+        func close() {
+            guard current != .max, sum > 0 else { return }
+            cells.append(UInt64(Morton.y(current)) << 32 | UInt64(Morton.x(current)))
+            weights.append(Float(roundingUp: sum))
+        }
+        summary.entries.withUnsafeBufferPointer { entries in
+            func add(_ range: Range<Int>) {
+                for i in range {
+                    let code = (entries[i] >> 32) >> up
+                    if code != current {
+                        close()
+                        (current, sum) = (code, 0)
+                    }
+                    sum += Double(Float(bitPattern: UInt32(truncatingIfNeeded: entries[i])).nextUp)
+                }
+            }
+            guard let codes else { return add(entries.indices) }
+            let shift = UInt64(2 * (coarseLevel - summary.level)) + 32
+            var start = 0
+            for code in codes {
+                start = entries.firstIndex(atLeast: code << shift, in: start..<entries.count)
+                let end =
+                    (code + 1) >> (64 - shift) == 0
+                    ? entries.firstIndex(atLeast: (code + 1) << shift, in: start..<entries.count) : entries.count
+                add(start..<end)
+                start = end
+            }
+        }
+        close()
+        return (cells, weights)
     }
 
     /// The cells of 2^`level` × 2^`level` units that hold positive weight, in Morton order,
     /// as `row << 32 | column` in cells, with their weights rounded up to `Float`. Over a
-    /// million points, the two halves of the keys (split between cells) go to two cores.
+    /// million points and below level 22, the two halves of the keys (split between cells) go
+    /// to two cores.
     ///
     /// - Complexity: O(c · log(n / c)) for c cells: each cell's run of keys ends where a
     ///   gallop from its first key finds the next cell's first key.
@@ -33,7 +82,8 @@ extension PointIndex {
         let shift = UInt64(2 * level)
         return keys.withUnsafeBufferPointer { k in
             prefix.withUnsafeBufferPointer { p in
-                guard k.count >= 1_000_000 else {
+                // Coarse levels have few cells: one pass, no threads to wake.
+                guard k.count >= 1_000_000, level < 22 else {
                     var cells: [UInt64] = []
                     var weights: [Float] = []
                     Self.appendCells(k, p, 0..<k.count, shift: shift, to: &cells, &weights)

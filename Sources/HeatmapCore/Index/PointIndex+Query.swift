@@ -43,26 +43,6 @@ extension PointIndex {
             }
         }
     }
-
-    /// Calls `body` once for each copy of the world that the columns `columns` (which may run
-    /// past either edge of the world, which wraps) overlap, with the world columns of that
-    /// copy and the offset that turns a world column into a position in `columns`' frame.
-    ///
-    /// Example at zoom 0, scale 1 (world 256 px): columns -20..<276 give (236..<256, -256),
-    /// (0..<256, 0) and (0..<20, 256).
-    static func forEachWorldCopy(
-        of columns: Range<Int>, worldSize: Int, _ body: (Range<Int>, Int) -> Void
-    ) {
-        guard !columns.isEmpty else { return }
-        let first = floorDivide(columns.lowerBound, worldSize)
-        let last = floorDivide(columns.upperBound - 1, worldSize)
-        for copy in first...last {
-            let offset = copy * worldSize
-            let lower = max(0, columns.lowerBound - offset)
-            let upper = min(worldSize, columns.upperBound - offset)
-            if lower < upper { body(lower..<upper, offset) }
-        }
-    }
 }
 
 /// `a / b` rounded towards minus infinity, for `b > 0`.

@@ -9,7 +9,7 @@
 /// at most 6 for the summaries of coarse levels (8 bytes an occupied cell; 5.3 a point for
 /// the benchmark's 10 million clustered points), which let a dense tile at zooms 0 to 8 cost
 /// its pixels rather than its points, and at most 1 for the run starts of finer levels where
-/// points repeat positions (see ``RunStarts``; none for spread data).
+/// points repeat positions (see `RunStarts`; none for spread data).
 package struct PointIndex: Sendable {
     /// Morton keys of the points' unit positions, ascending.
     let keys: [UInt64]
@@ -21,6 +21,8 @@ package struct PointIndex: Sendable {
     let summaries: CellSummaries
     /// Where each cell's keys start, at fine levels whose cells hold many points each.
     let runStarts: RunStarts
+    /// The number of distinct cells of each level 0...32 among the keys (of any weight).
+    package let cellCounts: [Int]
 
     /// The number of points indexed.
     public var count: Int { keys.count }
@@ -55,11 +57,11 @@ package struct PointIndex: Sendable {
             sum += Double(weights[i])
             prefix[i + 1] = sum
         }
-        (summaries, runStarts) = keys.withUnsafeBufferPointer { k in
+        (summaries, runStarts, cellCounts) = keys.withUnsafeBufferPointer { k in
             let cells = RunStarts.cellCounts(of: k)
             return (
                 prefix.withUnsafeBufferPointer { p in CellSummaries(keys: k, prefix: p, cells: cells) },
-                RunStarts(keys: k, cells: cells)
+                RunStarts(keys: k, cells: cells), cells
             )
         }
         self.keys = keys

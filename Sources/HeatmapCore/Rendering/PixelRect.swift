@@ -30,6 +30,25 @@ package struct PixelRect: Sendable, Hashable {
 }
 
 extension PixelRect {
+    /// The rectangle's parts inside the world, one for each copy of the world its columns
+    /// overlap (the world wraps east-west; rows outside it hold nothing): the world columns and
+    /// rows of each, and the offset that turns a world column into a column of the rectangle
+    /// (the copy times the world's width). The one split at the antimeridian of every gather
+    /// and question.
+    ///
+    /// Example at zoom 0, scale 1 (world 256 px): columns -20..<276 give (236..<256, -256),
+    /// (0..<256, 0) and (0..<20, 256).
+    package func worldParts(in space: PixelSpace) -> [(columns: Range<Int>, rows: Range<Int>, offset: Int)] {
+        let world = space.worldSize
+        let rows = max(0, y)..<min(world, y + height)
+        guard !rows.isEmpty, width > 0 else { return [] }
+        return (floorDivide(x, world)...floorDivide(x + width - 1, world)).compactMap { copy in
+            let offset = copy * world
+            let columns = max(0, x - offset)..<min(world, x + width - offset)
+            return columns.isEmpty ? nil : (columns, rows, offset)
+        }
+    }
+
     /// The smallest rectangle that holds both rectangles.
     func union(_ other: PixelRect) -> PixelRect {
         let x0 = min(x, other.x)

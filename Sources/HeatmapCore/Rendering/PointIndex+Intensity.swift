@@ -38,14 +38,11 @@ extension PointIndex {
             gatherWeights(padded, space: space, into: &cells)
             return
         }
-        let world = space.worldSize
-        let rows = max(0, padded.y)..<min(world, padded.y + padded.height)
-        guard !rows.isEmpty else { return }
-        PointIndex.forEachWorldCopy(of: padded.x..<(padded.x + padded.width), worldSize: world) { columns, offset in
-            cells.withSink(columnOffset: offset - padded.x, rowOffset: -padded.y) { sink in
+        for part in padded.worldParts(in: space) {
+            cells.withSink(columnOffset: part.offset - padded.x, rowOffset: -padded.y) { sink in
                 let query = PixelQuery(
-                    space: space, x0: columns.lowerBound, x1: columns.upperBound, y0: rows.lowerBound,
-                    y1: rows.upperBound)
+                    space: space, x0: part.columns.lowerBound, x1: part.columns.upperBound, y0: part.rows.lowerBound,
+                    y1: part.rows.upperBound)
                 walk(query, into: &sink, fromRunStarts: false)
             }
         }

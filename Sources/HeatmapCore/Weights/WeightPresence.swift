@@ -1,4 +1,4 @@
-/// Whether an area holds weight: what ``PyramidWalk``-style walks ask of each tile's padded
+/// Whether an area holds weight: what `PyramidWalk`-style walks ask of each tile's padded
 /// area before visiting it (and its children). The in-memory index answers from memory; a
 /// database answers with an `EXISTS` over the rows, never reading them.
 package protocol WeightPresence: Sendable {
@@ -14,19 +14,10 @@ extension WeightQuery {
     /// The queries inside the world that together cover `rect`: one per copy of the world its
     /// columns overlap (the whole width once when it is as wide as the world), rows clipped.
     public static func covering(_ rect: PixelRect, space: PixelSpace) -> [WeightQuery] {
-        let world = space.worldSize
-        let rows = max(0, rect.y)..<min(world, rect.y + rect.height)
-        guard !rows.isEmpty, rect.width > 0 else { return [] }
-        if rect.width >= world { return [WeightQuery(space: space, columns: 0..<world, rows: rows)] }
-        let first = floorDivide(rect.x, world)
-        let last = floorDivide(rect.x + rect.width - 1, world)
-        var queries: [WeightQuery] = []
-        for copy in first...last {
-            let offset = copy * world
-            let columns = max(0, rect.x - offset)..<min(world, rect.x + rect.width - offset)
-            if !columns.isEmpty { queries.append(WeightQuery(space: space, columns: columns, rows: rows)) }
-        }
-        return queries
+        let whole =
+            rect.width >= space.worldSize
+            ? PixelRect(x: 0, y: rect.y, width: space.worldSize, height: rect.height) : rect
+        return whole.worldParts(in: space).map { WeightQuery(space: space, columns: $0.columns, rows: $0.rows) }
     }
 }
 

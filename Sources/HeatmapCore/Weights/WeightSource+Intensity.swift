@@ -43,25 +43,12 @@ extension WeightSource {
     /// Sums the weight of each pixel of `padded` into `cells`: one query per copy of the world
     /// that the columns overlap (the world wraps east-west), rows clipped to the world.
     func gatherWeights(_ padded: PixelRect, space: PixelSpace, into cells: inout GatheredCells) throws(Failure) {
-        let world = space.worldSize
-        let rows = max(0, padded.y)..<min(world, padded.y + padded.height)
-        guard !rows.isEmpty, padded.width > 0 else { return }
-        let first = floorDivide(padded.x, world)
-        let last = floorDivide(padded.x + padded.width - 1, world)
-        for copy in first...last {
-            let offset = copy * world
-            let columns = max(0, padded.x - offset)..<min(world, padded.x + padded.width - offset)
-            guard !columns.isEmpty else { continue }
-            let query = WeightQuery(space: space, columns: columns, rows: rows)
-            try cells.withSink(columnOffset: offset - padded.x, rowOffset: -padded.y) { (grid) throws(Failure) in
-                var sink = PixelWeightSink(grid: grid, columns: columns, rows: rows)
+        for part in padded.worldParts(in: space) {
+            let query = WeightQuery(space: space, columns: part.columns, rows: part.rows)
+            try cells.withSink(columnOffset: part.offset - padded.x, rowOffset: -padded.y) { (grid) throws(Failure) in
+                var sink = PixelWeightSink(grid: grid, columns: part.columns, rows: part.rows)
                 try addWeights(of: query, into: &sink)
             }
         }
-    }
-
-    /// M(z) by the branch and bound from the root (see ``PointIndex/maximumIntensity(space:kernel:)``).
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(Failure) -> Float {
-        try MaximumSearch(source: self, space: space, kernel: kernel).searchFromRoot()
     }
 }

@@ -1,8 +1,9 @@
 /// Where pixel weights come from: the one seam between the data and the pipeline that draws it.
 ///
 /// A source answers the weight of every occupied pixel of a rectangle of world pixels at a
-/// zoom and scale; the convolution, M(z), colouring and encoding that follow are the same for
-/// every source. ``PointIndex`` is the in-memory source; a database that sums its rows per
+/// zoom and scale; the convolution, M(z) (``maximumIntensity(space:kernel:)``, the one search
+/// over the occupied cells of coarser levels, which a source may answer itself: see
+/// `CellSource`), colouring and encoding that follow are the same for every source. ``PointIndex`` is the in-memory source; a database that sums its rows per
 /// pixel (`GROUP BY`) is another.
 ///
 /// A pixel's weight is the sum of the weights of the points whose fixed-point position (see
@@ -20,11 +21,6 @@ package protocol WeightSource: Sendable {
     /// (one ``addWeights(of:into:)`` per copy of the world it overlaps) and convolves them;
     /// a source may wrap that, to read all of one tile's queries from one state of its data.
     func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(Failure) -> IntensityGrid
-
-    /// M(z): the largest intensity of any pixel of the world. The default is the exact
-    /// branch and bound from the root, which needs only ``addWeights(of:into:)`` at this
-    /// zoom and coarser ones.
-    func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(Failure) -> Float
 }
 
 /// A rectangle of world pixels inside the world, half open: `columns` × `rows`.

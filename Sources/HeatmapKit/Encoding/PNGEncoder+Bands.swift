@@ -10,18 +10,25 @@ extension PNGEncoder {
     static func encodeInBands(
         width: Int, height: Int, draw: (inout PNGBandStream) -> Void
     ) throws(PNGError) -> [UInt8] {
+        try checkEncodable(width: width, height: height)
+        let bandRows = PNGBandStream.bandRows(width: width, height: height)
+        return try PNGBandStream.with(width: width, height: height, bandRows: bandRows, filter: .up) {
+            (stream) throws(PNGError) -> [UInt8] in
+            draw(&stream)
+            return try container(stream)
+        }
+    }
+
+    /// Refuses an image PNG cannot hold: a side of 0 or past 2³¹−1, or more RGBA bytes than `Int` counts.
+    ///
+    /// - Throws: ``PNGError`` naming the size.
+    static func checkEncodable(width: Int, height: Int) throws(PNGError) {
         let limit = Int(Int32.max)
         guard width > 0, height > 0, width <= limit, height <= limit,
             width.multipliedReportingOverflow(by: 4 * height).overflow == false
         else {
             throw PNGError(
                 .invalidImage, "cannot encode a \(width)×\(height) image as PNG: sides must be 1...\(limit) pixels")
-        }
-        let bandRows = PNGBandStream.bandRows(width: width, height: height)
-        return try PNGBandStream.with(width: width, height: height, bandRows: bandRows, filter: .up) {
-            (stream) throws(PNGError) -> [UInt8] in
-            draw(&stream)
-            return try container(stream)
         }
     }
 }

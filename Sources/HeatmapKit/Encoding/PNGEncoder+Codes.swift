@@ -133,13 +133,7 @@ extension PNGEncoder {
     static func encodeCodes<Code: ColorCode>(
         width: Int, height: Int, colors: [UInt32], as: Code.Type, draw: (inout CodeCanvas<Code>) -> Void
     ) throws(PNGError) -> [UInt8] {
-        let limit = Int(Int32.max)
-        guard width > 0, height > 0, width <= limit, height <= limit,
-            width.multipliedReportingOverflow(by: 4 * height).overflow == false
-        else {
-            throw PNGError(
-                .invalidImage, "cannot encode a \(width)×\(height) image as PNG: sides must be 1...\(limit) pixels")
-        }
+        try checkEncodable(width: width, height: height)
         var canvas = CodeCanvas<Code>(
             width: width, height: height, bandRows: PNGBandStream.bandRows(width: width, height: height),
             codeCount: colors.count)

@@ -12,7 +12,8 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Hashable {
         case imageTooLarge
         /// zlib reported an error while compressing; ``PNGError/message`` holds its code.
         case compressionFailed
-        /// The bytes are not a PNG that libpng can read; ``PNGError/message`` holds libpng's reason.
+        /// The bytes are not a PNG that can be read (not one, truncated or corrupt);
+        /// ``PNGError/message`` says what is wrong and where.
         case invalidData
     }
 
@@ -36,9 +37,9 @@ public struct PNGError: Error, CustomStringConvertible, Sendable, Hashable {
 /// colours (``Palette/whenExact``, the default: the same pixels, a fraction of the bytes), else
 /// 8-bit RGBA (colour type 6).
 ///
-/// The PNG container is written directly (chunk CRCs with zlib's `crc32`); libpng is not needed
-/// to write. The defaults, the ``Filter/up`` filter and the ``Compressor/runLength`` deflate,
-/// were chosen by measuring heatmap tiles (README, Performance): on 512 × 512 tiles it is 4.5 to
+/// The PNG container is written directly (chunk CRCs with `CRC32`; zlib only for
+/// ``Compressor/zlib``). The defaults, the ``Filter/up`` filter and the ``Compressor/runLength`` deflate,
+/// were chosen by measuring heatmap tiles (docs/performance.md): on 512 × 512 tiles it is 4.5 to
 /// 5 times as fast as zlib's level 1 and its files are 12–30% smaller, since after `up` a
 /// heatmap is mostly runs of zeros and short repeated pixel deltas. Of zlib's settings, `up` at
 /// level 1 was the fastest with the smallest files; higher levels give files 15–45% smaller for
@@ -109,7 +110,7 @@ public struct PNGEncoder: Sendable {
     /// When to write a palette image; defaults to ``Palette/whenExact``.
     public var palette: Palette = .whenExact
     /// The row filter of palette images; defaults to ``Filter/paeth``, which gave the smallest
-    /// files on heatmap tiles (README, Performance).
+    /// files on heatmap tiles (docs/guides/tile-formats.md).
     public var paletteFilter: Filter = .paeth
 
     /// The row filter; defaults to ``Filter/up``.
@@ -265,8 +266,8 @@ public struct PNGEncoder: Sendable {
     static func finishChunk(type: UInt32, dataCount: Int, at chunk: UnsafeMutablePointer<UInt8>) {
         storeBigEndian(UInt32(dataCount), at: chunk)
         storeBigEndian(type, at: chunk + 4)
-        let crc = crc32_z(0, chunk + 4, dataCount + 4)
-        storeBigEndian(UInt32(truncatingIfNeeded: crc), at: chunk + 8 + dataCount)
+        let crc = CRC32.checksum(UnsafeRawBufferPointer(start: chunk + 4, count: dataCount + 4))
+        storeBigEndian(crc, at: chunk + 8 + dataCount)
     }
 
     /// Writes `value` as four big-endian bytes at `pointer`.

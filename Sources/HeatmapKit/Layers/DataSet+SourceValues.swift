@@ -54,7 +54,12 @@ extension HeatmapTileLayer {
     /// weight (a ``ValueIndex``'s two channels, from a database's `GROUP BY`, say). Both go
     /// through the one gather and convolution, so the mean is the in-memory one's.
     ///
-    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    /// - Parameters:
+    ///   - source: the density, Σ wᵢ of each occupied pixel.
+    ///   - shiftedValues: Σ wᵢ·(vᵢ − LO) of each occupied pixel.
+    ///   - values: LO...HI, the values' range over the points of positive weight.
+    ///   - settings: every setting at once (default Google's).
+    ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     package convenience init(
         source: some WeightSource, shiftedValues: some WeightSource, values: ClosedRange<Double>,
         settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20

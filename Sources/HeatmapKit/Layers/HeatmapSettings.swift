@@ -21,7 +21,7 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// Google's `maximumZoomIntensity`: above this zoom, M(z) is the true maximum at this zoom.
     /// `nil` (the default): 22. Equal to ``minimumZoomIntensity``: one maximum for all zooms.
     public var maximumZoomIntensity: Int?
-    /// The kernel's radius in ground metres, converted per zoom (see ``GroundRadius``), or `nil`
+    /// The kernel's radius in ground metres, converted per zoom (see `GroundRadius`), or `nil`
     /// (the default) for ``radius`` in points. Set, it wins over ``radius``.
     public var radiusMeters: Double? = nil
     /// The latitude at which ``radiusMeters`` are measured, in degrees, or `nil` (the default)
@@ -37,7 +37,7 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// default) for the smallest and largest value of the data.
     public var valueRange: ClosedRange<Double>? = nil
     /// Normalise by the P-th percentile of the non-zero pixel intensities of the whole zoom
-    /// (0 < P ≤ 100; see ``IntensityPercentile``) instead of the maximum, so one outlier does not
+    /// (0 < P ≤ 100; see `IntensityPercentile`) instead of the maximum, so one outlier does not
     /// wash out the map; `nil` (the default): the maximum. Ignored with ``maximumIntensity``.
     public var maximumPercentile: Double?
 

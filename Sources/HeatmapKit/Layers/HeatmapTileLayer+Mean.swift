@@ -4,7 +4,10 @@ extension HeatmapTileLayer {
     /// Creates a layer over points with values (``ValueIndex``), which can draw
     /// ``Aggregate/mean`` as well as the density.
     ///
-    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    /// - Parameters:
+    ///   - values: the points and their values.
+    ///   - settings: every setting at once (default Google's; ``HeatmapSettings/aggregate`` picks the mean).
+    ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     public convenience init(values: ValueIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         self.init(index: values.density, settings: settings, cacheBytes: cacheBytes)
         state.withLock { $0.data = DataSet(values: values) }

@@ -6,7 +6,7 @@ public enum NormalizationKind: Sendable, Hashable {
     case fixed
     /// The exact maximum intensity at `zoom` (the zoom asked for, clamped to the zoom range).
     case maximum(zoom: Int)
-    /// The P-th percentile of the non-zero pixels (see ``IntensityPercentile``).
+    /// The P-th percentile of the non-zero pixels (see `IntensityPercentile`).
     case percentile(IntensityPercentile)
 }
 

@@ -36,9 +36,14 @@ extension HeatmapTileLayer {
     /// The tile at `x`, `y` (0...2^zoom − 1, from the north-west) and `zoom` (0...22), at
     /// `scale` 1, 2 or 3 (256, 512 or 768 pixels). Waits for the index if it is not built.
     ///
-    /// - Parameter settings: settings for this request only (a server's query parameters, say),
-    ///   drawn from the layer's data; `nil` (the default) for the layer's own. Tiles are cached
-    ///   per settings, and M(z) per radius, so changing only colours costs no new M(z).
+    /// - Parameters:
+    ///   - x: the column, 0...2^zoom − 1, from the west.
+    ///   - y: the row, 0...2^zoom − 1, from the north.
+    ///   - zoom: 0...22.
+    ///   - scale: 1, 2 or 3 (default 1).
+    ///   - settings: settings for this request only (a server's query parameters, say),
+    ///     drawn from the layer's data; `nil` (the default) for the layer's own. Tiles are cached
+    ///     per settings, and M(z) per radius, so changing only colours costs no new M(z).
     /// - Returns: ``TileResult/image(_:)`` or ``TileResult/noTile``.
     /// - Throws: ``HeatmapError`` for invalid settings, data or tile coordinates.
     public func tileFor(x: Int, y: Int, zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
@@ -69,7 +74,7 @@ extension HeatmapTileLayer {
         return tile
     }
 
-    /// The tile as ``tileFor(x:y:zoom:scale:)`` gives it, computed off the caller's thread.
+    /// The tile as ``tileFor(x:y:zoom:scale:settings:)`` gives it, computed off the caller's thread.
     ///
     /// - Returns: ``TileResult/notAvailableYet`` if the task is cancelled before the work starts.
     public func tile(x: Int, y: Int, zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)

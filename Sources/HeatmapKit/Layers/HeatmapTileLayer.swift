@@ -4,8 +4,8 @@ import Synchronization
 /// A heatmap as map tiles, the Swift counterpart of Google's `GMUHeatmapTileLayer`.
 ///
 /// Set ``weightedData`` and, if you like, ``radius``, ``gradient`` and ``opacity``; then ask
-/// for tiles in the XYZ scheme with ``tileFor(x:y:zoom:scale:)`` (synchronous),
-/// ``tile(x:y:zoom:scale:)`` (asynchronous) or ``tileIfReady(x:y:zoom:scale:)`` (never
+/// for tiles in the XYZ scheme with ``tileFor(x:y:zoom:scale:settings:)`` (synchronous),
+/// ``tile(x:y:zoom:scale:settings:)`` (asynchronous) or ``tileIfReady(x:y:zoom:scale:settings:)`` (never
 /// waits). Every change takes effect on the next tile; no reset is needed.
 ///
 /// Thread-safe: any number of threads may ask for tiles while another changes the data or
@@ -56,7 +56,10 @@ public final class HeatmapTileLayer: Sendable {
 
     /// Creates a layer with Google's defaults (radius 20, the default gradient, opacity 0.7).
     ///
-    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    /// - Parameters:
+    ///   - weightedData: the points (default none: set ``weightedData`` later).
+    ///   - settings: every setting at once (default Google's).
+    ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     public init(weightedData: [WeightedLatLng] = [], settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         state = Mutex(State(data: DataSet(points: weightedData), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
@@ -64,7 +67,10 @@ public final class HeatmapTileLayer: Sendable {
 
     /// Creates a layer over an index built already, for example by a points reader.
     ///
-    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    /// - Parameters:
+    ///   - index: the points, indexed.
+    ///   - settings: every setting at once (default Google's).
+    ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     package init(index: PointIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         state = Mutex(State(data: DataSet(index: index), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
@@ -74,7 +80,10 @@ public final class HeatmapTileLayer: Sendable {
     /// the same tiles, cache, settings and M(z) per zoom as from points. The source's
     /// failures make tile requests throw ``HeatmapError/sourceFailed(_:)``.
     ///
-    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    /// - Parameters:
+    ///   - source: answers the weight of every occupied pixel of a rectangle.
+    ///   - settings: every setting at once (default Google's).
+    ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     package init(source: some WeightSource, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         state = Mutex(
             State(data: DataSet(source: ExternalSource(source)), settings: settings, generation: 0))

@@ -27,7 +27,12 @@ public struct Legend: Sendable, Hashable {
 
     /// The legend of settings at a zoom and scale with normalisation value `normalization`.
     ///
-    /// - Parameter stops: how many stops, 2...``maximumStops`` (clamped).
+    /// - Parameters:
+    ///   - zoom: the zoom, 0...22.
+    ///   - scale: the tiles' scale, 1...3.
+    ///   - normalization: M(z) and how it was chosen.
+    ///   - settings: the gradient, colour scale and opacity drawn with.
+    ///   - stops: how many stops, 2...``maximumStops`` (clamped).
     package init(
         zoom: Int, scale: Int, normalization: Normalization, settings: HeatmapSettings, stops: Int = defaultStops
     ) {

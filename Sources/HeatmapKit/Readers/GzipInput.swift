@@ -177,7 +177,7 @@ final class GzipInput {
     /// One read(2), again if a signal interrupted it; 0 at the end.
     private func readRaw(into buffer: UnsafeMutablePointer<UInt8>, count: Int) throws(PointFileError) -> Int {
         while true {
-            let got = Foundation.read(descriptor, buffer, count)
+            let got = readFile(descriptor, buffer, count)
             if got >= 0 { return got }
             guard errno == EINTR else {
                 throw PointFileError(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")

@@ -10,7 +10,10 @@ extension HeatmapTileLayer {
     /// let layer = HeatmapTileLayer(file: file)
     /// ```
     ///
-    /// - Parameter cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
+    /// - Parameters:
+    ///   - file: what ``PointFileReader`` read.
+    ///   - settings: every setting at once (default Google's).
+    ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     public convenience init(file: PointFile, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         if let values = file.values {
             self.init(values: values, settings: settings, cacheBytes: cacheBytes)

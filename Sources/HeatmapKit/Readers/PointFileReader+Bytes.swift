@@ -1,21 +1,14 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-
-    private let closeFile = Glibc.close
-#elseif canImport(Darwin)
-    import Darwin
-
-    private let closeFile = Darwin.close
-#endif
-
 extension PointFileReader {
     /// Reads points from bytes in memory (an HTTP request's body, say) as
     /// ``readPoints(path:options:)`` reads a file: the same formats, gzip inflated whatever
     /// the format, the same checks, the points in order with their exact coordinates.
     ///
-    /// - Parameter name: what errors call the bytes (`request body:3: latitude "91" is out of range …`).
+    /// - Parameters:
+    ///   - bytes: the data, gzip-compressed or not.
+    ///   - name: what errors call the bytes (`request body:3: latitude "91" is out of range …`).
+    ///   - options: the format, the columns and whether to skip invalid rows.
     /// - Throws: ``PointFileError`` naming `name`, the line (and column) and what was expected.
     package static func readPoints(bytes: [UInt8], name: String, options: PointReadOptions) throws(PointFileError)
         -> (points: [WeightedLatLng], report: PointFileReport)

@@ -7,7 +7,7 @@ public struct PointFile: Sendable {
     /// Counts, skipped rows, bounds and weights.
     public var report: PointFileReport
     /// The points with their values, when a value column was read
-    /// (``PointReadOptions/valueColumn``); its density is ``index``.
+    /// (``PointReadOptions/valueColumn``); its density is `index`.
     public var values: ValueIndex? = nil
 
     /// Creates a points file's result.
@@ -18,7 +18,7 @@ public struct PointFile: Sendable {
 }
 
 /// Reads points from JSON, CSV, TSV, GeoJSON or NDJSON files, plain or gzip-compressed,
-/// streaming into a ``PointIndex`` (about 12 bytes a point while reading, 20 to 26 in the index).
+/// streaming into a `PointIndex` (about 12 bytes a point while reading, 20 to 26 in the index).
 ///
 /// ```swift
 /// let file = try PointFileReader.read(path: "cities.csv", options: .init(weightColumn: "population"))

@@ -11,7 +11,7 @@ public struct PointFileReport: Sendable, Hashable {
     public var pointsRead: Int
     /// The number of invalid rows skipped (only with ``PointReadOptions/skipInvalid``).
     public var skippedCount: Int
-    /// The lines of the first few skipped rows (up to ``skippedLinesKept``), in order.
+    /// The lines of the first few skipped rows (up to `skippedLinesKept`), in order.
     public var skippedLines: [Int]
     /// The number of points beyond ±85.05112878° latitude, kept and clamped when drawn.
     package var clampedLatitudeCount: Int

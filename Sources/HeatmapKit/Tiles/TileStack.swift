@@ -2,8 +2,8 @@ import Synchronization
 
 /// Layers drawn over one another as one layer, in ``TileLayer/zIndex`` order (higher over
 /// lower; equal values keep the order given, the first at the bottom), with each layer's
-/// opacity applied: straight alpha, Porter-Duff "over" in double precision (README's
-/// "Compositing" gives the exact rule).
+/// opacity applied: straight alpha, Porter-Duff "over" in double precision (the
+/// compositing of docs/guides/layers-and-stacks.md gives the exact rule).
 ///
 /// - A tile is ``TileResult/notAvailableYet`` when any layer says so (a partial composite would
 ///   never be asked for again), ``TileResult/noTile`` when every layer says so, otherwise the
@@ -43,7 +43,12 @@ public final class TileStack: CompositeLayer {
 
     /// A stack of `layers` (bottom first among equal zIndex).
     ///
-    /// - Parameter cacheBytes: the most memory cached composites may use; default 64 MiB, 0 for none.
+    /// - Parameters:
+    ///   - layers: the layers, drawn from the lowest ``TileLayer/zIndex`` up.
+    ///   - name: the stack's name in errors (default: its members' names joined by `+`).
+    ///   - zIndex: the stack's place in a stack of stacks (default 0).
+    ///   - opacity: applied to the composite, 0...1 (default 1).
+    ///   - cacheBytes: the most memory cached composites may use; default 64 MiB, 0 for none.
     public init(
         _ layers: [any TileLayer], name: String? = nil, zIndex: Int = 0, opacity: Double = 1,
         cacheBytes: Int = 64 << 20

@@ -1,6 +1,6 @@
 /// `heatmap import --postgres URL --table T --attach`: gives a table sharded by hand (a
 /// coordinator's partitioned table whose partitions are `postgres_fdw` foreign tables, as
-/// README's "By hand" makes it) the change log that `import --shard` installs (see
+/// docs/guides/shards.md's "By hand" makes it) the change log that `import --shard` installs (see
 /// ``ShardChangeLog``), so that a server drops only the tiles a change reaches and learns of
 /// rows written on a shard directly (see ``PostgresSource/gatherShardChanges()``).
 ///

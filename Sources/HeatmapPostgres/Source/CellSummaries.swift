@@ -3,8 +3,8 @@
 /// rather than every point under it, as the in-memory index does with its summaries.
 ///
 /// `import` builds them in its transaction (the levels whose cells hold 2 rows or more on
-/// average: a level or two finer than the in-memory index's 4, for M(z)'s kernel bound at
-/// fine zooms, see ``KernelBound``) and records the finest level and the table's change count in `heatmap_summaries`;
+/// average: a level or two finer than the in-memory index's 4, for M(z)'s bounds at fine
+/// zooms, see ``MaximumPlan``) and records the finest level and the table's change count in `heatmap_summaries`;
 /// ``LiveSummaries``' triggers keep them exact through later writes and move that count
 /// along, and a query uses them only while it is the table's (checked in the same statement).
 enum CellSummaries {

@@ -35,18 +35,6 @@ final class MaximumPlaces: Sendable {
     }
 }
 
-extension PostgresSource {
-    /// M(z) and where it was found (`nil` where the search from the root found it), in one
-    /// snapshot, as ``maximumIntensity(space:kernel:)`` (or kept in `heatmap_maxima`).
-    func maximumWithPlace(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
-        -> (value: Float, place: PixelRect?)
-    {
-        try keptOrSearchedMaximum(space: space, kernel: kernel) { (connection) throws(PostgresError) in
-            try searchedMaximum(space: space, kernel: kernel, search: .kernel, on: connection)
-        }
-    }
-}
-
 extension TableChanges {
     /// Whether the pixels the changes reach (see ``reachedRects(space:reach:)``) meet `rect`
     /// (whose columns may run past the world's edges; they wrap).

@@ -78,7 +78,7 @@ extension PostgresSource {
                 }) ?? true
             {
                 hooks.places.fullSearches.add(1, ordering: .relaxed)
-                if let found = try? free.maximumWithPlace(space: space, kernel: kernel) {
+                if let found = try? free.maximumFound(space: space, kernel: kernel) {
                     maxima[key] = found.value
                     if let foundPlace = found.place {
                         hooks.places.record(found.value, place: foundPlace, count: new, slot: key)

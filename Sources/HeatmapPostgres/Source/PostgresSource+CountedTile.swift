@@ -23,14 +23,13 @@ extension PostgresSource {
     {
         var count: Int64?
         for row in 0..<result.rowCount {
-            guard let column = result.int64(row, 0), let line = result.int64(row, 1) else {
+            guard let (column, line, weight) = result.cell(row) else {
                 guard count == nil, result.isNull(row, 0), let found = result.double(row, 2),
                     let whole = Int64(exactly: found)
-                else { throw .invalidAnswer("a pixel's position is missing") }
+                else { throw .invalidAnswer("a pixel's position or weight is missing") }
                 count = whole
                 continue
             }
-            guard let weight = result.double(row, 2) else { throw .invalidAnswer("a pixel's weight is missing") }
             guard sink.add(column: Int(column), row: Int(line), weight: weight) else {
                 throw .invalidAnswer(
                     "pixel \(column), \(line) of weight \(weight) is outside the query or not a finite weight ≥ 0")

@@ -21,22 +21,55 @@ final class SourceHooks: Sendable {
 /// One connection, used by one thread at a time.
 final class Turns: Sendable {
     let connection: Mutex<PostgresConnection>
+    /// While M(z)'s cell statements have the hash aggregate off: the setting to restore before
+    /// a pixel statement (see ``sortAggregates(_:on:)``); `nil` while it is as it was.
+    private let hashAggregate = Mutex<String?>(nil)
 
     init(_ connection: PostgresConnection) {
         self.connection = Mutex(connection)
     }
+
+    /// Turns the hash aggregate off for M(z)'s cell statements (`sorted`), whose rows come
+    /// grouped by the key's prefix in the B-tree's order already (a sorted aggregate is about
+    /// twice as fast as hashing them), with work memory for their sorts; and back on for pixel
+    /// statements, whose groups are pixels. A statement at each change of kind only (under the
+    /// connection's lock), not two around every statement: the search asks many in a row.
+    func sortAggregates(_ sorted: Bool, on connection: PostgresConnection) throws(PostgresError) {
+        try hashAggregate.withLock { (saved) throws(PostgresError) in
+            if sorted, saved == nil {
+                let setting = try connection.execute(
+                    "SELECT current_setting('enable_hashagg'), set_config('work_mem', '64MB', true), "
+                        + "set_config('enable_hashagg', 'off', true)")
+                saved = setting.text(0, 0) ?? "on"
+            } else if !sorted, let value = saved {
+                try connection.execute("SELECT set_config('enable_hashagg', $1, true)", [value])
+                saved = nil
+            }
+        }
+    }
 }
 
-/// The source's queries on one connection, inside one snapshot. M(z)'s search asks from
-/// several threads at once: they take turns on the connection (libpq's connections are for
-/// one thread at a time).
-struct SnapshotSource: WeightSource {
+/// The source's queries on one connection, inside one snapshot: a tile's statements, and M(z)'s
+/// search's (its cells and pixels). Threads take turns on the connection (libpq's connections
+/// are for one thread at a time).
+struct SnapshotSource: CellSource {
     typealias Failure = PostgresError
 
     let source: PostgresSource
     let turns: Turns
     /// When the snapshot must end by (a tile's share of the statement timeout); `nil` for none.
     let deadline: ContinuousClock.Instant?
+    /// What M(z)'s cell questions cost here (see ``PostgresSource/cellCosts(on:)``).
+    var cellCosts = CellCosts(isRemote: true)
+
+    /// The cells of `query`: the table's cell statement, or gathered from pixel statements.
+    func occupiedCells(_ query: CellQuery) throws(PostgresError) -> OccupiedCells {
+        guard source.answersCells else { return try gatheredCells(query) }
+        return try turns.connection.withLock { (connection) throws(PostgresError) in
+            try turns.sortAggregates(true, on: connection)
+            return try source.cells(query, on: connection)
+        }
+    }
 
     func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
         if let deadline, ContinuousClock.now > deadline {
@@ -44,6 +77,7 @@ struct SnapshotSource: WeightSource {
         }
         let (sql, parameters) = source.statement(for: query)
         try turns.connection.withLock { (connection) throws(PostgresError) in
+            try turns.sortAggregates(false, on: connection)
             let result = try connection.executePrepared(sql, parameters, binary: true)
             try PostgresSource.add(result, into: &sink)
         }
@@ -74,10 +108,7 @@ extension PostgresSource {
     package func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
         -> IntensityGrid
     {
-        let padded = rect.expanded(by: kernel.radius)
-        let world = space.worldSize
-        func copy(_ x: Int) -> Int { x >= 0 ? x / world : -((-x + world - 1) / world) }
-        let statements = copy(padded.x + max(padded.width, 1) - 1) - copy(padded.x) + 1
+        let statements = rect.expanded(by: kernel.radius).worldParts(in: space).count
         let deadline = statementTimeout.map { ContinuousClock.now + $0 }
         if statements <= 1, pinnedChangeCount == nil {
             return try pool.with { (connection) throws(PostgresError) in
@@ -98,25 +129,13 @@ extension PostgresSource {
         }
     }
 
-    /// M(z), exact, all of its statements in one snapshot (each within the statement timeout):
-    /// region by region at fine zooms (see ``regionalMaximum(space:kernel:on:)``), else by the
-    /// branch and bound from the root over the table's pixel weights; or the value kept in
-    /// `heatmap_maxima` for the snapshot's change count (see ``MaximumStore``), and kept there
-    /// when searched.
-    package func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
-        try keptOrSearchedMaximum(space: space, kernel: kernel) { (connection) throws(PostgresError) in
-            try searchedMaximum(space: space, kernel: kernel, search: .kernel, on: connection)
-        }.value
-    }
-
-    /// M(z) as ``maximumIntensity(space:kernel:)`` finds it, by the regional search `search`
-    /// (the benchmark compares them; the answer is the same). It always searches: it neither
-    /// reads nor writes `heatmap_maxima`.
-    package func maximumIntensity(space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch)
-        throws(PostgresError) -> Float
-    {
+    /// M(z), exact, as ``WeightSource/maximumIntensity(space:kernel:)`` finds it but always
+    /// searched: it neither reads nor writes `heatmap_maxima` (the benchmark times the search).
+    package func searchedMaximum(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
         let found = try inSnapshot { (connection) throws(PostgresError) in
-            try searchedMaximum(space: space, kernel: kernel, search: search, on: connection)
+            try searched(space: space, kernel: kernel, on: connection) { (view) throws(PostgresError) in
+                try MaximumSearch.run(over: view, space: space, kernel: kernel)
+            }
         }
         hooks.maximumStore.searches.add(1, ordering: .relaxed)
         if let place = found.place, let count = pinnedChangeCount {

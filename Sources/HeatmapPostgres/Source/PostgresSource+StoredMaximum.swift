@@ -20,20 +20,19 @@ extension PostgresSource {
     /// sharded table, whose shards' logs must hold no rows the count has not gathered), so a
     /// value kept for count C is only used where the table is in state C.
     func keptOrSearchedMaximum(
-        space: PixelSpace, kernel: GaussianKernel,
-        search: (PostgresConnection) throws(PostgresError) -> (value: Float, place: PixelRect?)
-    ) throws(PostgresError) -> (value: Float, place: PixelRect?) {
+        space: PixelSpace, kernel: GaussianKernel, search: (PostgresConnection) throws(PostgresError) -> MaximumFound
+    ) throws(PostgresError) -> MaximumFound {
         let store = hooks.maximumStore
         let key = StoredMaximumKey(
             slot: MaximumSlotKey(zoom: space.zoom, scale: space.scale, reach: kernel.radius), weight: layout.weight)
         let access = keepsMaxima ? maximumStoreAccess() : .none
         var lookupFailure: PostgresError?
-        let outcome: (found: (value: Float, place: PixelRect?), count: Int64?, kept: Bool)
+        let outcome: (found: MaximumFound, count: Int64?, kept: Bool)
         do throws(PostgresError) {
             outcome = try inSnapshot { (connection) throws(PostgresError) in
                 var count: Int64?
                 if access != .none {
-                    let lookup: (count: Int64?, found: (value: Float, place: PixelRect?)?)
+                    let lookup: (count: Int64?, found: MaximumFound?)
                     do throws(PostgresError) {
                         lookup = try lookUpMaximum(key, on: connection)
                     } catch {
@@ -64,26 +63,38 @@ extension PostgresSource {
         return outcome.found
     }
 
-    /// M(z) searched on `connection` (inside the caller's snapshot): region by region at fine
-    /// zooms, else by the branch and bound from the root; the place is `nil` for the latter.
-    func searchedMaximum(
-        space: PixelSpace, kernel: GaussianKernel, search: MaximumSearch, on connection: PostgresConnection
-    ) throws(PostgresError) -> (value: Float, place: PixelRect?) {
-        // The pool forces generic plans; the search's statements choose theirs again.
+    /// What `search` (M(z)'s, see ``MaximumSearch``) found over the table in the snapshot of
+    /// `connection`, with the search's plan settings: generic plans off (the pool forces them;
+    /// the search's statements choose theirs again) and JIT off (its statements are many and
+    /// short, and their costs, inflated by the hash aggregate being off, made PostgreSQL compile
+    /// each, about a second apiece under load).
+    func searched(
+        space: PixelSpace, kernel: GaussianKernel, on connection: PostgresConnection,
+        _ search: (any CellSource<PostgresError>) throws(PostgresError) -> MaximumFound
+    ) throws(PostgresError) -> MaximumFound {
         try connection.choosePlansInTransaction()
-        if let regional = try regionalMaximum(space: space, kernel: kernel, search: search, on: connection) {
-            return regional
-        }
-        let value = try SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
-            .maximumIntensity(space: space, kernel: kernel)
-        return (value, nil)
+        try connection.execute("SELECT set_config('jit', 'off', true)")
+        var view = SnapshotSource(source: self, turns: Turns(connection), deadline: nil)
+        view.cellCosts = try cellCosts(on: connection)
+        return try search(view)
+    }
+
+    /// What cell questions cost the table: its summaries' finest level (read in the snapshot)
+    /// while they serve its weights; a gather's where it has no cell statement (see
+    /// ``GatheredCellSource``).
+    func cellCosts(on connection: PostgresConnection) throws(PostgresError) -> CellCosts {
+        guard answersCells else { return GatheredCellSource<SnapshotSource>.costs }
+        guard layout.summaries != nil, layout.filter == nil else { return CellCosts(isRemote: true) }
+        let result = try connection.execute(
+            "SELECT finest FROM heatmap_summaries WHERE table_name = $1", [layout.qualifiedName])
+        return CellCosts(summarized: result.text(0, 0).flatMap { Int($0) }, isRemote: true)
     }
 
     /// The snapshot's change count and the value kept for it, if any; the count is `nil` when
     /// the table has none, or when a shard's log holds rows it has not gathered (the rows then
     /// differ from the count's: nothing is read or kept).
     func lookUpMaximum(_ key: StoredMaximumKey, on connection: PostgresConnection) throws(PostgresError)
-        -> (count: Int64?, found: (value: Float, place: PixelRect?)?)
+        -> (count: Int64?, found: MaximumFound?)
     {
         var parameters: [String?] = [layout.qualifiedName, layout.table] + key.parameters
         var pending = "false"
@@ -108,15 +119,15 @@ extension PostgresSource {
         }
         let place = (2...5).map { result.text(0, $0).flatMap { Int($0) } }
         if let x = place[0], let y = place[1], let width = place[2], let height = place[3], width > 0, height > 0 {
-            return (count, (value, PixelRect(x: x, y: y, width: width, height: height)))
+            return (count, MaximumFound(value: value, place: PixelRect(x: x, y: y, width: width, height: height)))
         }
-        return (count, (value, nil))
+        return (count, MaximumFound(value: value, place: nil))
     }
 
     /// Keeps `found` for change count `count`, and drops the slot's older counts but the newest
     /// few (and every row of another table that had this one's name). A failure does not fail
     /// M(z): the value is simply not kept (and no more are, but for a lost connection).
-    func keep(_ found: (value: Float, place: PixelRect?), key: StoredMaximumKey, count: Int64) {
+    func keep(_ found: MaximumFound, key: StoredMaximumKey, count: Int64) {
         let place = found.place
         let parameters: [String?] =
             [layout.qualifiedName, layout.table] + key.parameters + [
@@ -148,6 +159,27 @@ extension PostgresSource {
             guard !error.isUnavailable else { return }
             hooks.maximumStore.lower(
                 to: .read, because: "M(z) values found are no longer kept in heatmap_maxima: \(error)")
+        }
+    }
+}
+
+extension PostgresSource: CellSource {
+    /// The cells of `query`, in a snapshot of their own (M(z)'s search asks in its snapshot).
+    package func occupiedCells(_ query: CellQuery) throws(PostgresError) -> OccupiedCells {
+        try inSnapshot { (connection) throws(PostgresError) in
+            try SnapshotSource(source: self, turns: Turns(connection), deadline: nil).occupiedCells(query)
+        }
+    }
+
+    /// M(z)'s search in one snapshot, with `heatmap_maxima` in front (see
+    /// ``keptOrSearchedMaximum(space:kernel:search:)``): every statement of the search sees one
+    /// state of the table, and the value found is kept for that state's change count.
+    package func maximum(
+        space: PixelSpace, kernel: GaussianKernel,
+        searching search: (any CellSource<PostgresError>) throws(PostgresError) -> MaximumFound
+    ) throws(PostgresError) -> MaximumFound {
+        try keptOrSearchedMaximum(space: space, kernel: kernel) { (connection) throws(PostgresError) in
+            try searched(space: space, kernel: kernel, on: connection, search)
         }
     }
 }

@@ -81,9 +81,9 @@ public final class PostgresSource: WeightSource {
     /// Adds the rows of a pixel-weight statement's result to `sink`.
     static func add(_ result: PostgresResult, into sink: inout PixelWeightSink) throws(PostgresError) {
         for row in 0..<result.rowCount {
-            guard let column = result.int64(row, 0), let line = result.int64(row, 1),
-                let weight = result.double(row, 2)
-            else { throw .invalidAnswer("a pixel's position or weight is missing") }
+            guard let (column, line, weight) = result.cell(row) else {
+                throw .invalidAnswer("a pixel's position or weight is missing")
+            }
             guard sink.add(column: Int(column), row: Int(line), weight: weight) else {
                 throw .invalidAnswer(
                     "pixel \(column), \(line) of weight \(weight) is outside the query or not a finite weight ≥ 0")
@@ -107,11 +107,11 @@ public final class PostgresSource: WeightSource {
         guard let cells = layout.summaries, layout.filter == nil, let level = space.pixelLevel,
             CellSummaries.levels.contains(level)
         else { return rowStatement(units: units, space: space) }
-        // The summaries while they hold the current rows, else the rows: one statement, one snapshot.
-        let fresh = "(\(CellSummaries.freshCondition(parameter: 7, level: 8)))"
-        let rows = rowStatement(
-            units: units, space: space, firstParameters: [layout.qualifiedName, "\(level)"],
-            condition: "NOT \(fresh)")
+        // The summaries while they hold the current rows, else the rows: one statement, one snapshot
+        // (the rows' statement has six parameters before these two).
+        var first = [String?](repeating: nil, count: 6)
+        let (fresh, stale) = summariesHold(level: level, parameters: &first)
+        let rows = rowStatement(units: units, space: space, firstParameters: Array(first[6...]), condition: stale)
         var parameters = rows.1
         parameters += [
             "\(columns.lowerBound)", "\(columns.upperBound)", "\(pixelRows.lowerBound)",

@@ -2,10 +2,6 @@ import Dispatch
 import Foundation
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A request log in the common log format (`host ident authuser [date] "request" status bytes`),
 /// written off the I/O threads: they append lines to a buffer, a thread of the log's own writes
 /// it out every half second or when 64 KiB wait. Only the request line is logged (no header, so
@@ -44,7 +40,7 @@ package final class AccessLog: Sendable {
 
     private static func open(_ path: String) throws(AccessLogError) -> Int32 {
         if path == "-" { return STDOUT_FILENO }
-        let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        let fd = Posix.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, mode: 0o644)
         guard fd >= 0 else { throw AccessLogError(path: path, reason: String(cString: strerror(errno))) }
         return fd
     }
@@ -83,7 +79,7 @@ package final class AccessLog: Sendable {
             defer { state.fd = fd }
             return state.fd
         }
-        Glibc.close(old)
+        Posix.close(old)
     }
 
     /// Writes what waits and stops the writer; later lines are not logged.
@@ -107,7 +103,7 @@ package final class AccessLog: Sendable {
             if done { break }
         }
         state.withLock { state in
-            if state.fd != STDOUT_FILENO { Glibc.close(state.fd) }
+            if state.fd != STDOUT_FILENO { Posix.close(state.fd) }
         }
         stopped.signal()
     }
@@ -122,7 +118,7 @@ package final class AccessLog: Sendable {
         var offset = 0
         state.pending.withUnsafeBytes { raw in
             while offset < raw.count, let base = raw.baseAddress {
-                let n = Glibc.write(state.fd, base + offset, raw.count - offset)
+                let n = Posix.write(state.fd, base + offset, raw.count - offset)
                 if n > 0 {
                     offset += n
                 } else if n < 0 && errno == EINTR {

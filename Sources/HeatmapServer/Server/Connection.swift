@@ -34,9 +34,9 @@ final class Connection {
     var lastWrite: Double
     /// When the first byte of the request now being received arrived.
     var requestStarted: Double?
-    /// The events wanted, and those the epoll set has (`nil` before the first registration).
-    var events: UInt32 = 0
-    var registered: UInt32?
+    /// The events wanted, and those the poller has (`nil` before the first registration).
+    var events: PollerInterest = []
+    var registered: PollerInterest?
 
     init(id: UInt64, fd: Int32, peer: String, limits: HTTPLimits, now: Double) {
         self.id = id

@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-#if canImport(CEpoll)
-    import CEpoll
-#endif
-
 extension EventLoop {
     /// Accepts what is waiting and hands each connection to the next loop in turn; answers 503
     /// beyond the connection cap (counted over all loops); pauses on running out of descriptors.
@@ -14,7 +7,7 @@ extension EventLoop {
                 if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
                     // Out of descriptors: leave the ready listener out of the set for a while.
                     acceptPausedUntil = Socket.now() + 0.1
-                    _ = cepoll_remove(epoll, listener)
+                    poller.remove(listener)
                     listenerRegistered = false
                 }
                 return
@@ -27,7 +20,7 @@ extension EventLoop {
                 let refusal = HTTPResponse.text(.serviceUnavailable, "too many connections")
                     .serialized(headOnly: false, keepAlive: false, date: currentDate())
                 _ = Socket.write(fd, refusal, from: 0)
-                close(fd)
+                Posix.close(fd)
                 continue
             }
             let turn = nextSibling % (siblings.count + 1)
@@ -39,7 +32,7 @@ extension EventLoop {
     /// Takes a connection on (already counted open); closes it if this loop is shutting down.
     func adopt(_ fd: Int32, peer: String) {
         guard shutdownDeadline == nil else {
-            close(fd)
+            Posix.close(fd)
             stats.openConnections.subtract(1, ordering: .relaxed)
             return
         }

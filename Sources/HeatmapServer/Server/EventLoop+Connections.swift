@@ -1,25 +1,18 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-#if canImport(CEpoll)
-    import CEpoll
-#endif
-
 extension EventLoop {
     /// Reads, parses and answers what a readiness event allows, then writes.
-    func handle(_ connection: Connection, events: UInt32) {
-        if events & cepoll_err != 0 { return closeConnection(connection) }
-        if events & (cepoll_in | cepoll_hup) != 0 {
+    func handle(_ connection: Connection, events: PollerEvent.Kind) {
+        if events.contains(.error) { return closeConnection(connection) }
+        if !events.isDisjoint(with: [.readable, .hangup]) {
             readAvailable(connection)
             // Both directions shut (or reset): nobody is left to answer.
-            if events & cepoll_hup != 0 { return closeConnection(connection) }
+            if events.contains(.hangup) { return closeConnection(connection) }
             if connection.draining {
                 if connection.peerClosed { closeConnection(connection) }
                 return
             }
             process(connection)
         }
-        if events & cepoll_out != 0, connections[connection.id] != nil {
+        if events.contains(.writable), connections[connection.id] != nil {
             flush(connection)
             // Output drained: go on with requests pipelined behind it.
             if connections[connection.id] != nil, !connection.hasPendingOutput, !connection.unparsed.isEmpty {
@@ -198,7 +191,7 @@ extension EventLoop {
         }
         if connection.closeAfterWrite && !connection.awaiting {
             // Half-close and read what the client still sends, so it sees the response, not a reset.
-            shutdown(connection.fd, Int32(SHUT_WR))
+            Posix.shutdownWrite(connection.fd)
             connection.draining = true
             connection.drainDeadline = Socket.now() + 2
             if connection.peerClosed { return closeConnection(connection) }
@@ -209,25 +202,26 @@ extension EventLoop {
     }
 
     func updateInterest(_ connection: Connection) {
-        var wanted: UInt32 = 0
+        var wanted: PollerInterest = []
         let reading =
             !connection.peerClosed && (connection.draining || connection.unparsed.count <= connection.parser.readAhead)
-        if reading { wanted |= cepoll_in }
-        if connection.hasPendingOutput { wanted |= cepoll_out }
+        if reading { wanted.insert(.readable) }
+        if connection.hasPendingOutput { wanted.insert(.writable) }
         connection.events = wanted
         guard connection.registered != wanted else { return }
         let done =
             connection.registered == nil
-            ? cepoll_add(epoll, connection.fd, wanted, connection.id)
-            : cepoll_modify(epoll, connection.fd, wanted, connection.id)
+            ? poller.add(connection.fd, interest: wanted, id: connection.id)
+            : poller.modify(connection.fd, interest: wanted, id: connection.id)
         // The set refused it (out of memory): a connection the loop cannot watch is closed.
-        guard done == 0 else { return closeConnection(connection) }
+        guard done else { return closeConnection(connection) }
         connection.registered = wanted
     }
 
     func closeConnection(_ connection: Connection) {
         guard connections.removeValue(forKey: connection.id) != nil else { return }
-        close(connection.fd)
+        if connection.registered != nil { poller.closing(connection.fd) }
+        Posix.close(connection.fd)
         stats.openConnections.subtract(1, ordering: .relaxed)
     }
 

@@ -1,14 +1,7 @@
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-#if canImport(CEpoll)
-    import CEpoll
-#endif
-
-/// One thread multiplexing its connections with epoll (level-triggered), non-blocking; the
-/// server runs one per core, the first also accepting and handing connections to each in turn.
+/// One thread multiplexing its connections with a ``Poller`` (epoll or `poll(2)`,
+/// level-triggered), non-blocking; the server runs one per core, the first also accepting and handing connections to each in turn.
 /// Responders' deferred work finishes on other threads and comes back through the inbox and a
 /// wake-up pipe.
 ///
@@ -32,7 +25,9 @@ final class EventLoop: @unchecked Sendable {
     let stats: ServerStats
     let wake: Int32
     let wakeWriter: Int32
-    let epoll: Int32
+    let poller: any Poller
+    /// What the last wait found ready (kept, so waiting allocates nothing).
+    var ready: [PollerEvent] = []
     var listener: Int32
     var listenerRegistered = false
     /// Where requests are logged, if anywhere.
@@ -61,7 +56,7 @@ final class EventLoop: @unchecked Sendable {
 
     init(
         listener: Int32, limits: HTTPLimits, responder: any HTTPResponder, stats: ServerStats,
-        accessLog: AccessLog? = nil
+        accessLog: AccessLog? = nil, backend: EventLoopBackend = .platformDefault
     ) throws(SocketError) {
         self.limits = limits
         self.responder = responder
@@ -75,52 +70,50 @@ final class EventLoop: @unchecked Sendable {
             _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK)
             _ = fcntl(end, F_SETFD, FD_CLOEXEC)
         }
-        let set = cepoll_create()
-        guard set >= 0, cepoll_add(set, ends[0], cepoll_in, Self.wakeID) == 0 else {
-            let error = SocketError("epoll")
-            if set >= 0 { close(set) }
-            for end in ends { close(end) }
+        let set: any Poller
+        do throws(SocketError) {
+            set = try backend.makePoller()
+            guard set.add(ends[0], interest: .readable, id: Self.wakeID) else { throw SocketError(backend.rawValue) }
+        } catch {
+            for end in ends { Posix.close(end) }
             throw error
         }
-        (wake, wakeWriter, epoll) = (ends[0], ends[1], set)
+        (wake, wakeWriter, poller) = (ends[0], ends[1], set)
         self.listener = listener
     }
 
     deinit {
         scratch.deallocate()
         vectors.deallocate()
-        if listener >= 0 { close(listener) }  // never started
-        close(epoll)
-        close(wake)
-        close(wakeWriter)
+        if listener >= 0 { Posix.close(listener) }  // never started
+        Posix.close(wake)
+        Posix.close(wakeWriter)
     }
 
     /// Hands a message to the loop from any thread.
     func post(_ message: Message) {
         inbox.withLock { $0.append(message) }
         var one: UInt8 = 1
-        _ = Glibc.write(wakeWriter, &one, 1)
+        _ = Posix.write(wakeWriter, &one, 1)
     }
 
     /// Runs until shut down and every connection is closed.
     func run() {
-        let capacity = 256
-        var ids = [UInt64](repeating: 0, count: capacity)
-        var events = [UInt32](repeating: 0, count: capacity)
+        ready.reserveCapacity(256)
         while true {
             let now = Socket.now()
             if let deadline = shutdownDeadline, connections.isEmpty || now > deadline { break }
             if listener >= 0, !listenerRegistered, now >= acceptPausedUntil {
-                listenerRegistered = cepoll_add(epoll, listener, cepoll_in, Self.listenerID) == 0
+                listenerRegistered = poller.add(listener, interest: .readable, id: Self.listenerID)
             }
-            let count = cepoll_wait(epoll, &ids, &events, Int32(capacity), 100)
-            for i in 0..<max(0, Int(count)) {
-                switch ids[i] {
+            poller.wait(timeout: 100, into: &ready)
+            for event in ready {
+                switch event.id {
                 case Self.listenerID: acceptAll()
                 case Self.wakeID: drainInbox()
                 default:
-                    guard let connection = connections[ids[i]] else { continue }
-                    handle(connection, events: events[i])
+                    guard let connection = connections[event.id] else { continue }
+                    handle(connection, events: event.kind)
                 }
             }
             sweepTimeouts()
@@ -133,14 +126,15 @@ final class EventLoop: @unchecked Sendable {
 
     func closeListener() {
         guard listener >= 0 else { return }
-        close(listener)  // leaves the epoll set with it
+        poller.closing(listener)
+        Posix.close(listener)
         listener = -1
         listenerRegistered = false
     }
 
     private func drainInbox() {
         var sink = [UInt8](repeating: 0, count: 256)
-        while Glibc.read(wake, &sink, sink.count) > 0 {}
+        while Posix.read(wake, &sink, sink.count) > 0 {}
         let messages = inbox.withLock { messages in
             defer { messages.removeAll() }
             return messages

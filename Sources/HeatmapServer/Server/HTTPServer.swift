@@ -1,11 +1,8 @@
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
-/// An HTTP/1.1 server on POSIX sockets: an epoll event-loop thread per core, the first
+/// An HTTP/1.1 server on POSIX sockets: an event-loop thread per core (epoll on Linux, `poll(2)`
+/// elsewhere or when `HEATMAP_EVENT_LOOP=poll` asks for it), the first
 /// accepting and handing connections to each in turn (keep-alive, pipelining, limits,
 /// timeouts), responses made by an ``HTTPResponder`` (which may hand slow work to other
 /// threads) and written with `writev` from the responder's bytes.
@@ -24,6 +21,8 @@ package final class HTTPServer: Sendable {
     package let stats: ServerStats
     /// The I/O threads.
     package var threads: Int { loops.count }
+    /// The poller behind the event loops.
+    package let eventLoop: EventLoopBackend
     private let loops: [EventLoop]
     private let running = DispatchGroup()
 
@@ -32,12 +31,21 @@ package final class HTTPServer: Sendable {
     /// - Parameters:
     ///   - accessLog: where to log every request in the common log format; `nil` for nowhere.
     ///   - threads: I/O threads (event loops); `nil` for one per core. Renders never run on them.
-    /// - Throws: ``SocketError`` when the address cannot be bound (in use, not local, …).
+    ///   - eventLoop: the poller; `nil` for the one `HEATMAP_EVENT_LOOP` names (`epoll` or `poll`),
+    ///     else the platform's (``EventLoopBackend/platformDefault``).
+    /// - Throws: ``SocketError`` when the address cannot be bound (in use, not local, …), or
+    ///   `HEATMAP_EVENT_LOOP` names no backend of this platform.
     package init(
         host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(),
         responder: any HTTPResponder, stats: ServerStats = ServerStats(), accessLog: AccessLog? = nil,
-        threads: Int? = nil
+        threads: Int? = nil, eventLoop: EventLoopBackend? = nil
     ) throws(SocketError) {
+        let backend: EventLoopBackend
+        if let eventLoop {
+            backend = eventLoop
+        } else {
+            backend = try EventLoopBackend.chosen(in: ProcessInfo.processInfo.environment)
+        }
         signal(SIGPIPE, SIG_IGN)
         Self.raiseDescriptorLimit()
         let count = max(1, min(threads ?? ProcessInfo.processInfo.activeProcessorCount, 64))
@@ -48,25 +56,30 @@ package final class HTTPServer: Sendable {
                 loops.append(
                     try EventLoop(
                         listener: i == 0 ? fd : -1, limits: limits, responder: responder, stats: stats,
-                        accessLog: accessLog))
+                        accessLog: accessLog, backend: backend))
             }
         } catch {
-            if loops.isEmpty { close(fd) }  // else the first loop owns it
+            if loops.isEmpty { Posix.close(fd) }  // else the first loop owns it
             throw error
         }
         loops[0].siblings = Array(loops.dropFirst())
         self.loops = loops
+        self.eventLoop = backend
+        stats.eventLoop.withLock { $0 = backend }
         self.host = host
         self.port = bound
         self.stats = stats
     }
 
-    /// Lifts the soft limit of open descriptors to the hard one, for many connections.
+    /// Lifts the soft limit of open descriptors to the hard one (at most `OPEN_MAX` on macOS),
+    /// for many connections.
     private static func raiseDescriptorLimit() {
         var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur < limit.rlim_max else { return }
-        limit.rlim_cur = limit.rlim_max
-        _ = setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+        guard getrlimit(Posix.descriptorLimit, &limit) == 0 else { return }
+        let wanted = Posix.descriptorSoftLimit(hard: limit.rlim_max)
+        guard limit.rlim_cur < wanted else { return }
+        limit.rlim_cur = wanted
+        _ = setrlimit(Posix.descriptorLimit, &limit)
     }
 
     /// Starts each event loop on its own thread.

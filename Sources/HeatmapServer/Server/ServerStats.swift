@@ -12,6 +12,8 @@ package final class ServerStats: Sendable {
     package let malformedRequests = Atomic<Int>(0)
     /// Connections closed for a timeout (idle, slow request or stalled write).
     package let timeouts = Atomic<Int>(0)
+    /// The poller of the server counting here (`nil` before one starts).
+    let eventLoop = Mutex<EventLoopBackend?>(nil)
 
     /// Counters at zero.
     package init() {}

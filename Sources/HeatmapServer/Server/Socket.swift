@@ -1,10 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-#if canImport(CEpoll)
-    import CEpoll
-#endif
-
 /// Thin wrappers over the POSIX socket calls the server uses.
 enum Socket {
     /// A non-blocking TCP socket listening on `host:port` (IPv4 or IPv6 literal, or `localhost`);
@@ -34,7 +27,7 @@ enum Socket {
         } else {
             throw SocketError("bind", code: EINVAL, detail: "\(host) (give an IPv4 or IPv6 address)")
         }
-        let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        let fd = Posix.streamSocket(family: family)
         guard fd >= 0 else { throw SocketError("socket") }
         var on: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &on, socklen_t(MemoryLayout<Int32>.size))
@@ -44,12 +37,12 @@ enum Socket {
         }
         guard bound == 0 else {
             let error = SocketError("bind", detail: "\(host):\(port)")
-            close(fd)
+            Posix.close(fd)
             throw error
         }
-        guard Glibc.listen(fd, backlog) == 0 else {
+        guard Posix.listen(fd, backlog) == 0 else {
             let error = SocketError("listen")
-            close(fd)
+            Posix.close(fd)
             throw error
         }
         return (fd, try localPort(fd))
@@ -74,20 +67,10 @@ enum Socket {
     static func accept(_ listener: Int32) -> (fd: Int32, peer: String)? {
         var storage = sockaddr_storage()
         var length = socklen_t(MemoryLayout<sockaddr_storage>.size)
-        #if canImport(CEpoll)
-            // accept4: non-blocking and close-on-exec in the same call.
-            let fd = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { cepoll_accept(listener, $0, &length) }
-            }
-            guard fd >= 0 else { return nil }
-        #else
-            let fd = withUnsafeMutablePointer(to: &storage) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.accept(listener, $0, &length) }
-            }
-            guard fd >= 0 else { return nil }
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-        #endif
+        let fd = withUnsafeMutablePointer(to: &storage) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Posix.accept(listener, $0, &length) }
+        }
+        guard fd >= 0 else { return nil }
         var on: Int32 = 1
         setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &on, socklen_t(MemoryLayout<Int32>.size))
         return (fd, address(storage))
@@ -123,7 +106,7 @@ enum Socket {
 
     /// Reads into `scratch`, at most its size.
     static func read(_ fd: Int32, into scratch: UnsafeMutableRawBufferPointer) -> IO {
-        let n = Glibc.read(fd, scratch.baseAddress, scratch.count)
+        let n = Posix.read(fd, scratch.baseAddress, scratch.count)
         if n > 0 { return .done(n) }
         if n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return .wouldBlock }
         return .closed
@@ -132,7 +115,7 @@ enum Socket {
     /// Writes bytes from `buffer[from...]`.
     static func write(_ fd: Int32, _ buffer: [UInt8], from: Int) -> IO {
         let n = buffer.withUnsafeBytes { raw in
-            send(fd, raw.baseAddress.map { $0 + from }, raw.count - from, Int32(MSG_NOSIGNAL))
+            Posix.send(fd, raw.baseAddress.map { $0 + from }, raw.count - from)
         }
         if n >= 0 { return .done(n) }
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }
@@ -151,7 +134,7 @@ enum Socket {
         let count = min(chunks.count, maxVectors, vectors.count)
         guard count > 0, let base = vectors.baseAddress else { return .done(0) }
         let n = gather(chunks, index: 0, count: count, offset: offset, into: base) {
-            Glibc.writev(fd, base, Int32(count))
+            Posix.writev(fd, base, Int32(count))
         }
         if n >= 0 { return .done(n) }
         if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return .wouldBlock }

@@ -1,7 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// A failed system call of the server, with `errno`'s meaning.
 package struct SocketError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The call that failed, e.g. `bind`.

@@ -1,10 +1,6 @@
 import Dispatch
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// Watches data files for changes: every `interval` seconds it compares each file's
 /// modification time, size and inode with the last ones seen, and calls `changed` with the
 /// files that differ (appeared, vanished, rewritten or replaced). A file is reported once per
@@ -61,7 +57,8 @@ package final class DataFileWatcher {
         var info = stat()
         guard stat(path, &info) == 0 else { return nil }
         return Signature(
-            seconds: info.st_mtim.tv_sec, nanoseconds: info.st_mtim.tv_nsec, size: info.st_size,
+            seconds: Int(info.modificationTime.tv_sec), nanoseconds: Int(info.modificationTime.tv_nsec),
+            size: Int(info.st_size),
             inode: UInt64(info.st_ino))
     }
 }

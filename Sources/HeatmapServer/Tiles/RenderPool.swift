@@ -63,7 +63,7 @@ final class RenderPool: Sendable {
         if start {
             let thread = Thread { [self] in
                 // Named from the thread itself: on Linux only that reaches the kernel's name
-                // (`/proc/PID/task/*/comm`, which scripts/uncached_bench.py reads).
+                // (`/proc/PID/task/*/comm`, which scripts/bench/uncached_bench.py reads).
                 Thread.current.name = "heatmap-render"
                 work()
             }

@@ -159,6 +159,11 @@ package final class ServerMetrics: Sendable {
         metric(
             "heatmap_timeouts_total", "counter", "Connections closed for a timeout.",
             [("", "\(stats.timeouts.load(ordering: .relaxed))")])
+        if let backend = stats.eventLoop.withLock({ $0 }) {
+            metric(
+                "heatmap_event_loop_info", "gauge", "The poller of the event loops (epoll or poll).",
+                [("{backend=\"\(backend.rawValue)\"}", "1")])
+        }
         return out
     }
 

@@ -1,10 +1,6 @@
 import HeatmapKit
 import Synchronization
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 /// What a server tells about a layer whose source (a database) fails: HTTP clients get a plain
 /// sentence with no detail (no host, port, user, table, SQL or driver message), and the
 /// detail goes to the server's log once per failure episode: at a layer's first failure, and

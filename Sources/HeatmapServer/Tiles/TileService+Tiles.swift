@@ -1,9 +1,5 @@
 import HeatmapKit
 
-#if canImport(Glibc)
-    import Glibc
-#endif
-
 extension TileService {
     /// A layer that could not be found (404), a stack too tall or settings it cannot take (400).
     package struct LookupFailure: Error {

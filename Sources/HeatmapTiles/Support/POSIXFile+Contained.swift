@@ -1,11 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-    private let systemRead = Glibc.read
-#elseif canImport(Darwin)
-    import Darwin
-    private let systemRead = Darwin.read
-#endif
-
 extension POSIXFile {
     /// The resolved (symlink-free, absolute) form of `path`, or `nil` when it does not exist.
     ///

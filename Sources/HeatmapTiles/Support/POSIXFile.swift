@@ -1,13 +1,3 @@
-#if canImport(Glibc)
-    import Glibc
-    private let systemWrite = Glibc.write
-    private let systemRename = Glibc.rename
-#elseif canImport(Darwin)
-    import Darwin
-    private let systemWrite = Darwin.write
-    private let systemRename = Darwin.rename
-#endif
-
 /// A file opened with POSIX calls, so that every failed write is seen with its `errno`
 /// (a full disk is an error, never a short file). A class, to own the descriptor.
 final class POSIXFile {

@@ -2,7 +2,7 @@ import Foundation
 import HeatmapKit
 import Testing
 
-/// What `scripts/fuzz_data.py` found, kept in Fixtures/readers/fuzz with the points each
+/// What `scripts/ci/fuzz_data.py` found, kept in Fixtures/readers/fuzz with the points each
 /// file holds: every one must read whole.
 @Suite struct FuzzFindingTests {
     @Test(

@@ -1,11 +1,5 @@
 import Foundation
 
-#if canImport(Glibc)
-    import Glibc
-#elseif canImport(Darwin)
-    import Darwin
-#endif
-
 /// The one temporary folder of this test process (`heatmap-scratch-PID`), under which the
 /// reader tests write their thousands of small files, so that a run leaves one folder behind
 /// rather than one per file; the folders of processes no longer running (and the older

@@ -145,7 +145,7 @@ final class TestCluster: Sendable {
     static func run(_ program: String, _ arguments: [String]) throws(TestClusterError) {
         let outputPath = NSTemporaryDirectory() + "heatmap-pg-output-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
         defer { try? FileManager.default.removeItem(atPath: outputPath) }
-        var actions = posix_spawn_file_actions_t()
+        var actions = emptySpawnFileActions()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
@@ -154,7 +154,7 @@ final class TestCluster: Sendable {
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, environ)
+        let spawned = posix_spawn(&pid, program, &actions, nil, argv, processEnvironment)
         guard spawned == 0 else { throw .failed("\(program): posix_spawn failed (\(spawned))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}

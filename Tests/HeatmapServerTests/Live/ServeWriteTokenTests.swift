@@ -1,9 +1,6 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
-
-#if canImport(Glibc)
-    import Glibc
-#endif
 
 /// `heatmap serve --write-token-file`, run as a user runs it.
 @Suite struct ServeWriteTokenTests {

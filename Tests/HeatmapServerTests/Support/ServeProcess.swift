@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HeatmapTestSupport
 
 /// `heatmap serve` over the police stations fixture as its own process (black-box: its memory,
 /// CPU time and descriptor limit are its own), on a free loopback port; `stop()` ends it.

@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-    import Glibc
-#endif
+import HeatmapTestSupport
 
 /// A blocking HTTP client over a real loopback socket, for protocol tests: sends raw bytes,
 /// reads responses framed by Content-Length. Every read gives up after `timeout` seconds.
@@ -26,7 +23,7 @@ final class TestClient: @unchecked Sendable {  // one thread at a time
     private var buffer: [UInt8] = []
 
     init(port: Int, timeout: Double = 10, receiveBuffer: Int32? = nil) throws {
-        fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        fd = TestSocket.tcp()
         guard fd >= 0 else { throw Failure(description: "socket") }
         if var size = receiveBuffer {
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &size, socklen_t(MemoryLayout<Int32>.size))
@@ -43,7 +40,7 @@ final class TestClient: @unchecked Sendable {  // one thread at a time
         // No close here: the object is whole, so `deinit` runs and closes it (twice would close
         // whatever descriptor another test opened in between).
         guard connected == 0 else { throw Failure(description: "connect: \(String(cString: strerror(errno)))") }
-        var limit = timeval(tv_sec: Int(timeout), tv_usec: Int((timeout - timeout.rounded(.down)) * 1e6))
+        var limit = TestSocket.timeout(timeout)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
     }
@@ -56,7 +53,7 @@ final class TestClient: @unchecked Sendable {  // one thread at a time
         var sent = 0
         while sent < bytes.count {
             let n = bytes.withUnsafeBytes {
-                Glibc.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent, Int32(MSG_NOSIGNAL))
+                TestSocket.send(fd, $0.baseAddress.map { $0 + sent }, bytes.count - sent)
             }
             guard n > 0 else { throw Failure(description: "send failed") }
             sent += n
