@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// `heatmap info`'s time range and categories (with `--time` and `--categories`).

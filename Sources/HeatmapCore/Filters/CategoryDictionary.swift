@@ -1,29 +1,29 @@
 /// The values of one category column, dictionary-coded: each distinct value a small integer
 /// (its code, in the order first seen), kept beside the points with each value's count.
-public struct CategoryDictionary: Sendable, Hashable {
+package struct CategoryDictionary: Sendable, Hashable {
     /// The most distinct values a column may hold (codes are 16-bit).
-    public static let maximumValues = 65_535
+    package static let maximumValues = 65_535
 
     /// The column's name.
-    public let column: String
+    package let column: String
     /// The distinct values, by code.
-    public private(set) var values: [String] = []
+    package private(set) var values: [String] = []
     /// The number of points holding each value, by code.
-    public private(set) var counts: [Int] = []
+    package private(set) var counts: [Int] = []
     private var codes: [String: UInt16] = [:]
 
     /// An empty dictionary for a column.
-    public init(column: String) {
+    package init(column: String) {
         self.column = column
     }
 
     /// The code of `value`, or `nil` when no point holds it.
-    public func code(of value: String) -> UInt16? { codes[value] }
+    package func code(of value: String) -> UInt16? { codes[value] }
 
     /// The code of `value`, given it a new one if it is new, and counts one more point with it.
     ///
     /// - Throws: ``FilterError`` when the column would hold more than ``maximumValues`` values.
-    public mutating func add(_ value: String) throws(FilterError) -> UInt16 {
+    package mutating func add(_ value: String) throws(FilterError) -> UInt16 {
         if let code = codes[value] {
             counts[Int(code)] += 1
             return code
@@ -42,7 +42,7 @@ public struct CategoryDictionary: Sendable, Hashable {
     }
 
     /// The values with their counts, most frequent first (ties by value), at most `limit`.
-    public func mostFrequent(_ limit: Int = 100) -> [(value: String, count: Int)] {
+    package func mostFrequent(_ limit: Int = 100) -> [(value: String, count: Int)] {
         let order = values.indices.sorted {
             counts[$0] != counts[$1] ? counts[$0] > counts[$1] : values[$0] < values[$1]
         }

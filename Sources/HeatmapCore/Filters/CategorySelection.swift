@@ -1,23 +1,23 @@
 /// The `category` filter of one column: `COL:V1,V2` keeps the points whose `COL` is one of the
 /// values. Repeated for other columns, the selections all apply (and); values of one column
 /// are alternatives (or).
-public struct CategorySelection: Sendable, Hashable, CustomStringConvertible {
+package struct CategorySelection: Sendable, Hashable, CustomStringConvertible {
     /// The most values one request may name, over all its selections.
-    public static let maximumValues = 100
+    package static let maximumValues = 100
 
     /// The column.
-    public var column: String
+    package var column: String
     /// The values kept.
-    public var values: [String]
+    package var values: [String]
 
     /// A selection from its column and values.
-    public init(column: String, values: [String]) {
+    package init(column: String, values: [String]) {
         self.column = column
         self.values = values
     }
 
     /// `COL:V1,V2`.
-    public var description: String { column + ":" + values.joined(separator: ",") }
+    package var description: String { column + ":" + values.joined(separator: ",") }
 
     /// Reads `COL:V1,V2`. With `percentEncoded` (a query parameter as sent), the column and
     /// each value are percent-decoded after splitting, so that `%2C` is a comma inside a value
@@ -25,7 +25,7 @@ public struct CategorySelection: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``FilterError`` naming the text for no `:`, an empty column, no value, an empty
     ///   value, bad percent-encoding, or more than ``maximumValues`` values.
-    public init(parsing text: String, percentEncoded: Bool = false) throws(FilterError) {
+    package init(parsing text: String, percentEncoded: Bool = false) throws(FilterError) {
         guard let colon = text.firstIndex(of: ":") else {
             throw FilterError("category \(text.quotedForFilter) has no ':'; give COL:VALUE[,VALUE...]")
         }

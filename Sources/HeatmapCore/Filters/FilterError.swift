@@ -1,11 +1,11 @@
 /// A time, interval or category that cannot be used, with a message that names the value and
 /// says what is allowed.
-public struct FilterError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct FilterError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong, naming the value, and what is allowed.
-    public var description: String
+    package var description: String
 
     /// An error with its message.
-    public init(_ description: String) {
+    package init(_ description: String) {
         self.description = description
     }
 }

@@ -1,30 +1,30 @@
 /// Which points a request keeps: those in a time window whose categories are among the values
 /// selected, resolved against a data set's dictionaries (a mask over each column's codes).
-public struct PointFilter: Sendable, Hashable {
+package struct PointFilter: Sendable, Hashable {
     /// The time window.
-    public var window: TimeWindow
+    package var window: TimeWindow
     /// For each category column (by its place in the data set's dictionaries), the codes kept,
     /// as a mask over the codes; `nil` for a column not filtered.
-    public var masks: [[Bool]?]
+    package var masks: [[Bool]?]
 
     /// Keeps every point.
-    public static let all = PointFilter(window: .all, masks: [])
+    package static let all = PointFilter(window: .all, masks: [])
 
     /// A filter from its window and masks.
-    public init(window: TimeWindow, masks: [[Bool]?]) {
+    package init(window: TimeWindow, masks: [[Bool]?]) {
         self.window = window
         self.masks = masks
     }
 
     /// Whether the filter keeps every point whatever its time and categories.
-    public var keepsAll: Bool { window.isAll && masks.allSatisfy { $0 == nil } }
+    package var keepsAll: Bool { window.isAll && masks.allSatisfy { $0 == nil } }
 
     /// The filter of a window and category selections over a data set's dictionaries.
     ///
     /// - Throws: ``FilterError`` naming a column the data set has no category for, a value no
     ///   point holds, a column selected twice, or more than
     ///   ``CategorySelection/maximumValues`` values in all.
-    public init(window: TimeWindow, categories: [CategorySelection], dictionaries: [CategoryDictionary])
+    package init(window: TimeWindow, categories: [CategorySelection], dictionaries: [CategoryDictionary])
         throws(FilterError)
     {
         var masks = [[Bool]?](repeating: nil, count: dictionaries.count)

@@ -2,24 +2,24 @@
 /// rounded down to its second), a date (`2024-03-01`, its midnight in UTC) or an ISO 8601
 /// date-time (`2024-03-01T13:45`, `2024-03-01 13:45:30.5`, with `Z` or an offset such as
 /// `+01:00`, `+0100` or `+01`; without one it is UTC). Every time is kept to the second.
-public enum TimeParser {
+package enum TimeParser {
     /// Which of the two spellings a value uses: a column holds one kind only.
-    public enum Kind: Sendable, Hashable, CustomStringConvertible {
+    package enum Kind: Sendable, Hashable, CustomStringConvertible {
         /// A number of seconds since 1970-01-01T00:00:00Z.
         case unixSeconds
         /// An ISO 8601 date or date-time.
         case calendar
 
         /// How the kind reads in a message.
-        public var description: String { self == .unixSeconds ? "Unix seconds" : "an ISO 8601 date or date-time" }
+        package var description: String { self == .unixSeconds ? "Unix seconds" : "an ISO 8601 date or date-time" }
     }
 
     /// The earliest and latest second a time may name: years 0000 through 9999.
-    public static let range: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
+    package static let range: ClosedRange<Int64> = -62_167_219_200...253_402_300_799
 
     /// The second `text` names and the kind of its spelling, or `nil` when it is neither a
     /// number nor an ISO 8601 date or date-time in years 0000...9999.
-    public static func parse<Bytes: Collection<UInt8>>(_ text: Bytes) -> (seconds: Int64, kind: Kind)? {
+    package static func parse<Bytes: Collection<UInt8>>(_ text: Bytes) -> (seconds: Int64, kind: Kind)? {
         var bytes = Array(text)
         while let last = bytes.last, last == 32 || last == 9 { bytes.removeLast() }
         var start = 0
@@ -31,7 +31,7 @@ public enum TimeParser {
     }
 
     /// The second a text names (see ``parse(_:)``).
-    public static func parse(_ text: String) -> (seconds: Int64, kind: Kind)? { parse(Array(text.utf8)) }
+    package static func parse(_ text: String) -> (seconds: Int64, kind: Kind)? { parse(Array(text.utf8)) }
 
     /// `-?digits(.digits)?` within ``range``, rounded down to the second.
     private static func unixSeconds(_ bytes: ArraySlice<UInt8>) -> Int64? {
@@ -139,7 +139,7 @@ public enum TimeParser {
     }
 
     /// The UTC date-time of a second, `2024-03-01T13:45:00Z`, as the command prints times.
-    public static func format(_ seconds: Int64) -> String {
+    package static func format(_ seconds: Int64) -> String {
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let second = Int(seconds - Int64(days) * 86_400)
         // Hinnant's civil_from_days.

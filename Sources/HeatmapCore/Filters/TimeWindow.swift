@@ -4,40 +4,40 @@
 /// Written as OGC API - Features writes intervals: `START/END`, with `..` (or nothing) for an
 /// open end, each end a time ``TimeParser`` reads; a single time means that second. The end is
 /// not in the window: `2024-03-01/2024-04-01` is March 2024.
-public struct TimeWindow: Sendable, Hashable, CustomStringConvertible {
+package struct TimeWindow: Sendable, Hashable, CustomStringConvertible {
     /// The first second in the window, or `nil` for no lower bound.
-    public var start: Int64?
+    package var start: Int64?
     /// The first second after the window, or `nil` for no upper bound.
-    public var end: Int64?
+    package var end: Int64?
 
     /// Every time.
-    public static let all = TimeWindow(start: nil, end: nil)
+    package static let all = TimeWindow(start: nil, end: nil)
 
     /// A window from its ends (`nil` for an open one).
-    public init(start: Int64?, end: Int64?) {
+    package init(start: Int64?, end: Int64?) {
         self.start = start
         self.end = end
     }
 
     /// Whether `second` lies in the window.
     @inline(__always)
-    public func contains(_ second: Int64) -> Bool {
+    package func contains(_ second: Int64) -> Bool {
         (start.map { second >= $0 } ?? true) && (end.map { second < $0 } ?? true)
     }
 
     /// Whether every second of `first...last` lies in the window.
-    public func covers(_ first: Int64, _ last: Int64) -> Bool { contains(first) && contains(last) }
+    package func covers(_ first: Int64, _ last: Int64) -> Bool { contains(first) && contains(last) }
 
     /// Whether no second of `first...last` lies in the window.
-    public func misses(_ first: Int64, _ last: Int64) -> Bool {
+    package func misses(_ first: Int64, _ last: Int64) -> Bool {
         (end.map { first >= $0 } ?? false) || (start.map { last < $0 } ?? false)
     }
 
     /// Whether the window has no bound.
-    public var isAll: Bool { start == nil && end == nil }
+    package var isAll: Bool { start == nil && end == nil }
 
     /// `START/END` in UTC, `..` for an open end.
-    public var description: String {
+    package var description: String {
         (start.map(TimeParser.format) ?? "..") + "/" + (end.map(TimeParser.format) ?? "..")
     }
 
@@ -45,7 +45,7 @@ public struct TimeWindow: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``FilterError`` naming the text for an end that is not a time, more than one
     ///   `/`, or a start not before the end.
-    public init(parsing text: String) throws(FilterError) {
+    package init(parsing text: String) throws(FilterError) {
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         func time(_ part: Substring) throws(FilterError) -> Int64? {
             let trimmed = part.trimmingCharacters(in: [" ", "\t"])

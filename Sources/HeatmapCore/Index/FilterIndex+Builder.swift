@@ -6,24 +6,24 @@ extension FilterIndex {
     /// try builder.append(latitude: -37.8, longitude: 144.9, intensity: 1, time: 1_709_251_200, categories: ["theft"])
     /// let index = builder.build()
     /// ```
-    public struct Builder: Sendable {
+    package struct Builder: Sendable {
         private var keys: [UInt64] = []
         private var weights: [Float] = []
         private var times: [Int64] = []
         private var codes: [[UInt16]]
         /// The category columns' dictionaries so far.
-        public private(set) var dictionaries: [CategoryDictionary]
+        package private(set) var dictionaries: [CategoryDictionary]
         /// The sum of the weights appended, as an index keeps them.
-        public private(set) var totalWeight = 0.0
+        package private(set) var totalWeight = 0.0
 
         /// An empty builder for points with the given category columns (none: times only).
-        public init(categoryColumns: [String] = [], capacity: Int = 0) {
+        package init(categoryColumns: [String] = [], capacity: Int = 0) {
             self.init(dictionaries: categoryColumns.map { CategoryDictionary(column: $0) }, capacity: capacity)
         }
 
         /// An empty builder whose codes continue `dictionaries` (an index's), so that points added
         /// later (live points) share its codes and its filters.
-        public init(dictionaries: [CategoryDictionary], capacity: Int = 0) {
+        package init(dictionaries: [CategoryDictionary], capacity: Int = 0) {
             self.dictionaries = dictionaries
             codes = dictionaries.map { _ in [] }
             keys.reserveCapacity(max(0, capacity))
@@ -32,7 +32,7 @@ extension FilterIndex {
         }
 
         /// The number of points appended so far.
-        public var count: Int { keys.count }
+        package var count: Int { keys.count }
 
         /// Adds a point with its second and its value in each category column (in the order of
         /// the columns).
@@ -40,7 +40,7 @@ extension FilterIndex {
         /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` for what
         ///   ``PointIndex/Builder/append(latitude:longitude:intensity:)`` refuses, a time outside
         ///   ``TimeParser/range``, the wrong number of categories, or a column with too many values.
-        public mutating func append(
+        package mutating func append(
             latitude: Double, longitude: Double, intensity: Double = 1, time: Int64, categories: [String] = []
         ) throws(HeatmapError) {
             guard categories.count == dictionaries.count else {
@@ -75,7 +75,7 @@ extension FilterIndex {
         /// ``FilterIndex/defaultSlabSize(forCount:)``; a second's points never split); the builder is left empty but keeps its dictionaries.
         ///
         /// - Complexity: O(n): a radix sort by time, and one by key in each slab.
-        public mutating func build(slabSize: Int? = nil) -> FilterIndex {
+        package mutating func build(slabSize: Int? = nil) -> FilterIndex {
             let size = max(1, slabSize ?? FilterIndex.defaultSlabSize(forCount: keys.count))
             let n = keys.count
             // Times as unsigned keys that sort as the signed seconds do.
@@ -113,5 +113,5 @@ extension FilterIndex {
 
     /// The slab size the builder picks for `count` points: 16 slabs, each of at least 4096
     /// points (see docs/design/filters.md for the trade-off).
-    public static func defaultSlabSize(forCount count: Int) -> Int { max(4096, (count + 15) / 16) }
+    package static func defaultSlabSize(forCount count: Int) -> Int { max(4096, (count + 15) / 16) }
 }

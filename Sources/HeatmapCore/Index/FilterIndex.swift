@@ -16,7 +16,7 @@
 /// Memory: the slabs' indexes (20 bytes a point and their summaries, as one index of the
 /// points), 4 bytes a point for the seconds, 2 a category column, and the coarse nodes of a
 /// tree over the slabs (at most 5 bytes a point; see `FilterIndex+Coarse.swift`).
-public struct FilterIndex: Sendable {
+package struct FilterIndex: Sendable {
     /// The slabs, in time order.
     let slabs: [PointIndex]
     /// The first and last second of each slab's points.
@@ -26,7 +26,7 @@ public struct FilterIndex: Sendable {
     /// Each slab's points' codes, per category column, in the slab's key order.
     let codes: [[[UInt16]]]
     /// The category columns' dictionaries, in the order the codes use.
-    public let dictionaries: [CategoryDictionary]
+    package let dictionaries: [CategoryDictionary]
     /// Inner nodes of a tree over the slabs with their points quantised to coarse cells.
     let coarseNodes: [CoarseNode]
 
@@ -43,20 +43,20 @@ public struct FilterIndex: Sendable {
     }
 
     /// The number of points.
-    public var count: Int { slabs.reduce(0) { $0 + $1.count } }
+    package var count: Int { slabs.reduce(0) { $0 + $1.count } }
 
     /// The number of slabs.
-    public var slabCount: Int { slabs.count }
+    package var slabCount: Int { slabs.count }
 
     /// The first and last second of any point, or `nil` without points.
-    public var timeRange: ClosedRange<Int64>? {
+    package var timeRange: ClosedRange<Int64>? {
         guard let first = slabTimes.first, let last = slabTimes.last else { return nil }
         return first.lowerBound...last.upperBound
     }
 
     /// The memory the index holds, in bytes: the slabs' indexes, the seconds and the codes
     /// (the dictionaries' text not counted).
-    public var byteCount: Int {
+    package var byteCount: Int {
         slabs.reduce(0) { $0 + $1.byteCount } + times.reduce(0) { $0 + $1.count * 4 }
             + coarseNodes.reduce(0) { $0 + $1.index.byteCount }
             + codes.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count * 2 } } + slabTimes.count * 16
@@ -67,7 +67,7 @@ public struct FilterIndex: Sendable {
     /// - Complexity: O(points of the slabs the window cuts, or of every slab kept when the
     ///   filter selects categories) to copy their indexes with weights masked; nothing for
     ///   the slabs the window covers whole.
-    public func filtered(by filter: PointFilter) -> FilteredPoints {
+    package func filtered(by filter: PointFilter) -> FilteredPoints {
         var masked: [PointIndex] = []
         var covered: [Int] = []
         let selectsCategories = filter.masks.contains { $0 != nil }

@@ -1,7 +1,7 @@
 /// The points a ``PointFilter`` keeps of a ``FilterIndex``: a ``WeightSource`` whose pixels
 /// and cells are the sums of its parts' (the slabs kept, whole or masked), so that the one
 /// gather, convolution and M(z) search draw the filtered set exactly.
-public struct FilteredPoints: Sendable {
+package struct FilteredPoints: Sendable {
     /// The indexes whose points are kept (their weights masked where the filter cuts them).
     let parts: [PointIndex]
     /// The same points for pixels of a coarse level or coarser, coarsest level first: the
@@ -22,17 +22,17 @@ public struct FilteredPoints: Sendable {
     }
 
     /// Whether the filter keeps no point of positive weight: a tile of it is empty.
-    public var isEmpty: Bool { parts.allSatisfy { $0.count == 0 || $0.totalWeight == 0 } }
+    package var isEmpty: Bool { parts.allSatisfy { $0.count == 0 || $0.totalWeight == 0 } }
 
     /// The sum of the weights kept.
-    public var totalWeight: Double { parts.reduce(0) { $0 + $1.totalWeight } }
+    package var totalWeight: Double { parts.reduce(0) { $0 + $1.totalWeight } }
 
     /// The memory the masked copies hold, in bytes (the slabs kept whole are shared).
-    public var byteCount: Int { parts.reduce(0) { $0 + $1.byteCount } }
+    package var byteCount: Int { parts.reduce(0) { $0 + $1.byteCount } }
 
     /// These points and `other`'s drawn as one (the filtered points of a file and of the live
     /// points added to it).
-    public func merged(with other: FilteredPoints) -> FilteredPoints {
+    package func merged(with other: FilteredPoints) -> FilteredPoints {
         let levels = Set(coarse.map(\.level) + other.coarse.map(\.level)).sorted(by: >)
         return FilteredPoints(
             parts: parts + other.parts,
@@ -42,10 +42,10 @@ public struct FilteredPoints: Sendable {
 
 extension FilteredPoints: WeightSource {
     /// In memory: never fails.
-    public typealias Failure = Never
+    package typealias Failure = Never
 
     /// Each part's pixels of `query`, added.
-    public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
+    package func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
         for part in parts(level: query.space.pixelLevel) { part.addWeights(of: query, into: &sink) }
     }
 }
@@ -66,7 +66,7 @@ extension FilteredPoints: CellSource {
     package var cellCosts: CellCosts { CellCosts() }
 
     /// M(z) of the points kept, exact: the one search (see ``WeightSource/maximumIntensity(space:kernel:)``).
-    public func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
+    package func maximumIntensity(space: PixelSpace, kernel: GaussianKernel) -> Float {
         MaximumSearch.run(over: self, space: space, kernel: kernel).value
     }
 }

@@ -23,14 +23,14 @@ public struct PointReadOptions: Sendable, Hashable {
     /// seconds, a date or an ISO 8601 date-time (see ``TimeParser``), one kind in the whole
     /// column; `nil` (the default) reads no times. With it or ``categoryColumns`` the file
     /// also gives a ``FilterIndex`` (``PointFile/filters``).
-    public var timeColumn: String? = nil
+    package var timeColumn: String? = nil
     /// The columns, JSON fields or GeoJSON properties of each point's categories
     /// (`--categories COL[,COL...]`), each value text (a number or boolean as written),
     /// dictionary-coded (see ``CategoryDictionary``); empty (the default) reads none.
-    public var categoryColumns: [String] = []
+    package var categoryColumns: [String] = []
 
     /// Whether time or category columns are read.
-    public var readsFilterColumns: Bool { timeColumn != nil || !categoryColumns.isEmpty }
+    package var readsFilterColumns: Bool { timeColumn != nil || !categoryColumns.isEmpty }
 
     /// Creates options; the defaults detect everything and stop at the first invalid row.
     public init(
