@@ -140,6 +140,46 @@ struct RunLengthDeflateTests {
         #expect(tokens.count < 10 && tokens.contains { $0 >= 512 })
     }
 
+    @Test("Far matches a packed row above (33 to 32,768 bytes): the plain parse's tokens, and zlib inflates them")
+    func rowDistances() {
+        var generator = SplitMix64(seed: 23)
+        for distance in [33, 64, 65, 100, 513, 32768] {
+            // Rows of `distance` bytes that mostly repeat the one above, a few bytes changed.
+            var rows = (0..<distance).map { _ in UInt8.random(in: 0...3, using: &generator) }
+            while rows.count < 70_000 {
+                var row = Array(rows.suffix(distance))
+                for _ in 0..<3 { row[Int.random(in: 0..<distance, using: &generator)] ^= 1 }
+                rows += row
+            }
+            for (name, bytes) in samples.filter({ $0.0 != "noise" }) + [("rows", rows)] {
+                #expect(
+                    tokenize(bytes, distance: distance).tokens == referenceTokens(bytes, distance: distance),
+                    "\(name), \(distance)")
+                let stream = bytes.withUnsafeBufferPointer {
+                    RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: distance)
+                }
+                #expect(inflate(Array(stream.dropLast(8)), expectedCount: bytes.count) == bytes, "\(name), \(distance)")
+            }
+            #expect(tokenize(rows, distance: distance).tokens.contains { $0 >= 512 }, "\(distance)")
+        }
+    }
+
+    @Test("A few tokens go in a fixed-code block, many in a dynamic one; zlib inflates both")
+    func blockTypes() {
+        for (name, bytes) in samples {
+            for distance in [4, 65] {
+                let stream = bytes.withUnsafeBufferPointer {
+                    Array(RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: distance).dropLast(8))
+                }
+                #expect(inflate(stream, expectedCount: bytes.count) == bytes, "\(name), \(distance)")
+                // BFINAL, then BTYPE: 1 fixed, 2 dynamic.
+                let type = stream[2] >> 1 & 3
+                if bytes.count < 8 || name == "long zero run" { #expect(type == 1, "\(name)") }
+                if name == "noise" || name == "few symbols" { #expect(type == 2, "\(name)") }
+            }
+        }
+    }
+
     @Test("The stream sits between the reserved prefix and suffix, in an array of exactly that size")
     func prefixAndSuffix() {
         let bytes = samples.first { $0.0 == "runs" }?.1 ?? []

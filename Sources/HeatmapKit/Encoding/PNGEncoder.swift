@@ -112,6 +112,12 @@ public struct PNGEncoder: Sendable {
     /// The row filter of palette images; defaults to ``Filter/paeth``, which gave the smallest
     /// files on heatmap tiles (docs/guides/tile-formats.md).
     public var paletteFilter: Filter = .paeth
+    /// Whether ``Compressor/runLength`` writes palette images of 1 or 2 bits a pixel
+    /// unfiltered, with matches that repeat the row above (on the benchmark's sparse tiles of
+    /// one colour, a third to a half of the bytes of ``paletteFilter``'s rows and matches two
+    /// pixels back); `false` filters them with ``paletteFilter`` as 8-bit ones are. At 4 bits
+    /// (16 colours) the row above gave 12% more bytes, so those keep the filter.
+    var packedRowsAbove = true
 
     /// The row filter; defaults to ``Filter/up``.
     public var filter: Filter

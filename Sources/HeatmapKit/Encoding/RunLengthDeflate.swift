@@ -1,7 +1,7 @@
 /// A fast deflate (RFC 1951) compressor for filtered heatmap scanlines, in a zlib (RFC 1950)
-/// wrapper: one dynamic-Huffman block whose only back-references repeat the previous byte
-/// (distance 1) or the bytes a short distance before (the previous RGBA pixel, distance 4, by
-/// default).
+/// wrapper: one Huffman block (dynamic, or fixed when that is smaller) whose only
+/// back-references repeat the previous byte (distance 1) or the bytes a fixed distance before
+/// (the previous RGBA pixel, distance 4, by default).
 ///
 /// After PNG's `up` filter a heatmap tile is mostly runs of zeros (transparent or vertically
 /// constant areas) and short repeating pixel deltas; run-length matches plus Huffman codes
@@ -23,7 +23,7 @@ enum RunLengthDeflate {
     /// the tokens (their codes); the stream is written straight into the array, whose size is
     /// known from the code lengths and counts before any token is written.
     ///
-    /// Matches repeat the byte before or the bytes `farDistance` (2...4) before.
+    /// Matches repeat the byte before or the bytes `farDistance` (``RunTokenizer/farDistances``) before.
     ///
     /// - Precondition: `suffix >= 8`: the bit stream stores 8 bytes at a time.
     /// - Complexity: O(n).
@@ -63,30 +63,49 @@ enum RunLengthDeflate {
         prefix: Int, suffix: Int, farDistance: Int = 4
     ) -> [UInt8] {
         precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
-        let code = TokenCode(
+        var code = TokenCode(
             histogram: UnsafeBufferPointer(start: histogram, count: RunTokenizer.tokenCount), farDistance: farDistance)
+        var bits = code.endOfBlock >> 56
+        for token in 0..<RunTokenizer.tokenCount { bits += UInt64(histogram[token]) * (code.packed[token] >> 56) }
 
         // Header and trees into a small buffer first, to know where the tokens start.
         let head = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 8)
         defer { head.deallocate() }
-        var stream = DeflateBitStream(at: head)
-        stream.write(0x78, bits: 8)  // zlib header: deflate, 32 KiB window,
-        stream.write(0x01, bits: 8)  // fastest level, check bits.
-        stream.write(1, bits: 1)  // Final block,
-        stream.write(2, bits: 2)  // dynamic Huffman codes.
+        func startBlock(type: UInt64) -> DeflateBitStream {
+            var stream = DeflateBitStream(at: head)
+            stream.write(0x78, bits: 8)  // zlib header: deflate, 32 KiB window,
+            stream.write(0x01, bits: 8)  // fastest level, check bits.
+            stream.write(1, bits: 1)  // Final block,
+            stream.write(type, bits: 2)  // its Huffman codes: 2 dynamic, 1 fixed.
+            return stream
+        }
+        var stream = startBlock(type: 2)
         writeTrees(literalLengths: code.literalLengths, distanceLengths: code.distanceLengths, into: &stream)
+        let treeBits = UInt64(head.distance(to: stream.next) * 8) + stream.pendingBits - 19
+        let fixedBits = fixedBodyBits(histogram, farDistance: farDistance)
+        if fixedBits <= bits + treeBits {
+            // So few tokens that the fixed codes cost less than sending trees (a small tile).
+            code = TokenCode(fixedFarDistance: farDistance)
+            bits = fixedBits
+            stream = startBlock(type: 1)
+        }
         let headCount = head.distance(to: stream.next)
-        var bits = UInt64(headCount * 8) + stream.pendingBits + code.endOfBlock >> 56
-        for token in 0..<RunTokenizer.tokenCount { bits += UInt64(histogram[token]) * (code.packed[token] >> 56) }
+        bits += UInt64(headCount * 8) + stream.pendingBits
         let streamCount = Int((bits + 7) / 8) + 4  // Then the Adler-32.
 
         return [UInt8](unsafeUninitializedCapacity: prefix + streamCount + suffix) { buffer, count in
             guard let start = buffer.baseAddress.map({ UnsafeMutableRawPointer($0 + prefix) }) else { return }
             start.copyMemory(from: head, byteCount: headCount)
             stream.move(to: start + headCount)
-            precondition(code.longest <= 28, "two tokens must fit one write")
             code.packed.withUnsafeBufferPointer { packed in
                 var k = 0
+                if code.longest > 28 {
+                    // Far matches with extra distance bits: one token a write.
+                    while k < tokenCount {
+                        stream.write(packed: packed[Int(tokens[k])])
+                        k &+= 1
+                    }
+                }
                 while k &+ 4 <= tokenCount {
                     stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
                     stream.write(packed: packed[Int(tokens[k &+ 2])], packed[Int(tokens[k &+ 3])])
@@ -104,6 +123,27 @@ enum RunLengthDeflate {
             precondition(stream.next == start + streamCount, "the stream's size was computed wrongly")
             count = prefix + streamCount + suffix
         }
+    }
+
+    /// The bits of the tokens counted in `histogram` and the end of block in deflate's fixed
+    /// codes (``TokenCode/init(fixedFarDistance:)``), far matches at `farDistance`.
+    static func fixedBodyBits(_ histogram: UnsafePointer<UInt32>, farDistance: Int) -> UInt64 {
+        var bits: UInt64 = 7
+        var farMatches: UInt64 = 0
+        for token in 0..<RunTokenizer.tokenCount {
+            bits += UInt64(histogram[token]) * UInt64(fixedTokenBits[token])
+            if token >= 512 { farMatches += UInt64(histogram[token]) }
+        }
+        return bits + farMatches * TokenCode.distanceSymbol(farDistance).extraBits
+    }
+
+    /// Each token's bits in the fixed codes, less a far match's extra distance bits.
+    static let fixedTokenBits: [UInt8] = (0..<RunTokenizer.tokenCount).map { token in
+        if token < 144 { return 8 }
+        if token < 256 { return 9 }
+        let length = (token - 256) % 256 + 3
+        let symbol = Int(lengthSymbol[length])
+        return (symbol < 280 ? 7 : 8) + lengthExtraBits[symbol - 257] + 5
     }
 
     /// Writes the code lengths of both trees, run-length coded with the code-length alphabet.
