@@ -180,6 +180,54 @@ struct RunLengthDeflateTests {
         }
     }
 
+    @Test("Segments join into blocks where the statistics change; the blocks hold the whole parse; zlib inflates them")
+    func splitBlocks() {
+        var generator = SplitMix64(seed: 29)
+        let halves =
+            (0..<60_000).map { _ in UInt8.random(in: 0...1, using: &generator) }
+            + (0..<60_000).map { _ in UInt8.random(in: 100...163, using: &generator) }
+        for (name, bytes) in samples + [("halves", halves)] {
+            for segmentBytes in [64, 1000, 32768] {
+                let stream = bytes.withUnsafeBufferPointer {
+                    RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: 2, segmentBytes: segmentBytes)
+                }
+                #expect(
+                    inflate(Array(stream.dropLast(8)), expectedCount: bytes.count) == bytes, "\(name), \(segmentBytes)")
+            }
+        }
+        // The blocks of the halves: their tokens are the whole parse's, in order, and there are two or more.
+        let words = RunTokenizer.maskWordCount(byteCount: halves.count)
+        var near = [UInt64](repeating: 0, count: words)
+        var far = [UInt64](repeating: 0, count: words)
+        var tokens = [UInt16](repeating: 0, count: halves.count)
+        var histograms = [UInt32](repeating: 0, count: 4 * RunTokenizer.tokenCount)
+        var joined: [UInt16] = []
+        var blockCount = 0
+        halves.withUnsafeBufferPointer { input in
+            guard let p = input.baseAddress else { return }
+            RunTokenizer.equalityMasks(p, count: input.count, near: &near, far: &far, distance: 2)
+            tokens.withUnsafeMutableBufferPointer { tokens in
+                histograms.withUnsafeMutableBufferPointer { histograms in
+                    guard let t = tokens.baseAddress, let h = histograms.baseAddress else { return }
+                    let blocks = RunLengthDeflate.splitBlocks(
+                        p, count: input.count, equalAt1: near, equalAt4: far, tokens: t, histograms: h,
+                        segmentBytes: 32768)
+                    blockCount = blocks.count
+                    for block in blocks { joined += UnsafeBufferPointer(start: block.tokens, count: block.count) }
+                }
+            }
+        }
+        #expect(joined == referenceTokens(halves, distance: 2))
+        #expect(blockCount >= 2)
+        let whole = halves.withUnsafeBufferPointer {
+            RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: 2)
+        }
+        let split = halves.withUnsafeBufferPointer {
+            RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: 2, segmentBytes: 32768)
+        }
+        #expect(split.count < whole.count)
+    }
+
     @Test("The stream sits between the reserved prefix and suffix, in an array of exactly that size")
     func prefixAndSuffix() {
         let bytes = samples.first { $0.0 == "runs" }?.1 ?? []

@@ -31,7 +31,8 @@ extension PNGEncoder {
             // A far match repeats the row above (packed rows: a spot's outline changes little
             // from row to row), or the index 2 before (a pixel pattern of period two).
             bytes = RunLengthDeflate.compress(
-                data, prefix: head.count + 8, suffix: 16, farDistance: rowsAbove ? stride : 2)
+                data, prefix: head.count + 8, suffix: 16, farDistance: rowsAbove ? stride : 2,
+                segmentBytes: Self.paletteSegmentBytes)
         case .zlib:
             bytes = try Self.zlibStream(data, level: compressionLevel, prefix: head.count + 8, suffix: 16)
         }
@@ -49,6 +50,10 @@ extension PNGEncoder {
         }
         return bytes
     }
+
+    /// The bytes of filtered rows after which the run-length deflate may start a block with
+    /// codes of its own (``RunLengthDeflate/splitBlocks(_:count:equalAt1:equalAt4:tokens:histograms:segmentBytes:)``).
+    static let paletteSegmentBytes = 32768
 
     /// The signature, `IHDR` (colour type 3), `PLTE` and `tRNS` of a palette PNG, whole.
     static func paletteHead(width: Int, height: Int, depth: Int, palette: PNGPalette) -> [UInt8] {
