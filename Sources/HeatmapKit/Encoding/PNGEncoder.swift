@@ -88,9 +88,10 @@ public struct PNGEncoder: Sendable {
     public enum Compressor: Sendable, Hashable {
         /// zlib's `compress2` at ``PNGEncoder/compressionLevel``: LZ77 over a 32 KiB window.
         case zlib
-        /// HeatmapKit's own deflate: one dynamic-Huffman block whose matches only repeat the
-        /// previous byte or pixel. About 5 times as fast as zlib's level 1 on heatmap tiles,
-        /// with files 12–30% smaller; ``PNGEncoder/compressionLevel`` does not apply.
+        /// HeatmapKit's own deflate: Huffman blocks whose matches only repeat the previous byte
+        /// or pixel (or, in palette images of 1 or 2 bits a pixel, the row above). About 5 times
+        /// as fast as zlib's level 1 on heatmap tiles, with files 12–30% smaller;
+        /// ``PNGEncoder/compressionLevel`` does not apply.
         case runLength
     }
 

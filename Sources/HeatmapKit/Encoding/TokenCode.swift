@@ -47,7 +47,8 @@ struct TokenCode {
     /// The codes of deflate's fixed-Huffman block (RFC 1951 3.2.6), for far matches at
     /// `farDistance`: no trees to send, so cheaper than a dynamic block for a few tokens.
     init(fixedFarDistance farDistance: Int) {
-        let literalLengths = (0..<286).map { symbol -> UInt8 in
+        // All 288 symbols, 286 and 287 unused but counted: they come before the 9-bit codes.
+        let literalLengths = (0..<288).map { symbol -> UInt8 in
             switch symbol {
             case ..<144: 8
             case ..<256: 9
