@@ -119,6 +119,28 @@ import Testing
         }
     }
 
+    @Test("coarse levels unless most points are alone in fine cells as spread out at the coarse scale")
+    func coarseLevels() throws {
+        let space = try PixelSpace(zoom: 12, scale: 1)
+        let kernel = GaussianKernel(radius: 20)
+        let uncounted = MaximumPlan(space: space, kernel: kernel, costs: CellCosts()).stages.map(\.level)
+        let (coarse, first) = (uncounted[0], uncounted[0] - 4)
+        #expect(uncounted.contains(first) && uncounted.count > 2, "\(uncounted)")
+        func levels(fine: Int, coarse coarseCells: Int) -> [Int] {
+            var cells = [Int](repeating: 0, count: 33)
+            (cells[first], cells[coarse]) = (fine, coarseCells)
+            let costs = CellCosts(occupied: (cells, 1000))
+            return MaximumPlan(space: space, kernel: kernel, costs: costs).stages.map(\.level)
+        }
+        // Points in clusters at the coarse scale, alone in their fine cells or not.
+        #expect(levels(fine: 600, coarse: 100) == uncounted)
+        #expect(levels(fine: 400, coarse: 100) == uncounted)
+        // Alone and as spread out: the plan starts at the fine level.
+        #expect(levels(fine: 600, coarse: 200) == Array(uncounted.drop { $0 > first }))
+        // Not alone: coarse levels, however many cells.
+        #expect(levels(fine: 400, coarse: 300) == uncounted)
+    }
+
     @Test("no weight gives 0 and one point gives its weight, across the antimeridian", arguments: [0, 3, 16, 22])
     func edgeCases(zoom: Int) throws {
         let space = try PixelSpace(zoom: zoom, scale: 1)

@@ -54,6 +54,46 @@ struct PalettePNGTests {
         }
     }
 
+    @Test(
+        "1- and 2-bit images (rows above as matches) round-trip through the decoder and libpng; spots take fewer bytes",
+        arguments: [2, 4])
+    func packedRows(colors: Int) throws {
+        var rng = SplitMix64(seed: UInt64(colors))
+        let palette: [UInt32] = [0, 0xB2FF_0000, 0xB200_FF00, 0xB200_00FF].prefix(colors).map { $0 }
+        for (width, height) in [(1, 1), (7, 3), (61, 23), (256, 256), (300, 40), (512, 512), (1000, 9)] {
+            // Round spots of random colours on transparent ground, and a little noise.
+            var pixels = [UInt8](repeating: 0, count: width * height * 4)
+            for _ in 0..<6 {
+                let (cx, cy) = (Int.random(in: 0..<width, using: &rng), Int.random(in: 0..<height, using: &rng))
+                let radius = Int.random(in: 1...max(1, min(width, height) / 4), using: &rng)
+                let color = palette[Int.random(in: 0..<colors, using: &rng)]
+                for y in max(0, cy - radius)..<min(height, cy + radius + 1) {
+                    for x in max(0, cx - radius)..<min(width, cx + radius + 1)
+                    where (x - cx) * (x - cx) + (y - cy) * (y - cy) <= radius * radius {
+                        withUnsafeBytes(of: color.littleEndian) {
+                            for k in 0..<4 { pixels[4 * (y * width + x) + k] = $0[k] }
+                        }
+                    }
+                }
+            }
+            for _ in 0..<(width * height / 500) {
+                let p = Int.random(in: 0..<(width * height), using: &rng)
+                withUnsafeBytes(of: palette[colors - 1].littleEndian) { for k in 0..<4 { pixels[4 * p + k] = $0[k] } }
+            }
+            let picture = try #require(RGBAImage(width: width, height: height, pixels: pixels))
+            let png = try PNGEncoder().encode(picture)
+            var filtered = PNGEncoder()
+            filtered.packedRowsAbove = false
+            let plain = try filtered.encode(picture)
+            let label = "\(colors) colours, \(width)×\(height)"
+            #expect(chunks(png)[0].data[8] <= 2, "\(label)")
+            #expect(try PNGDecoder.decode(png) == picture, "\(label)")
+            #expect(TestPNG.libpng(png) == picture, "\(label)")
+            #expect(try PNGDecoder.decode(plain) == picture, "\(label)")
+            if width * height >= 65_536 { #expect(png.count < plain.count, "\(label): \(png.count) ≥ \(plain.count)") }
+        }
+    }
+
     @Test("257 colours are RGBA; 256 without transparent black still fit a palette")
     func overflow() throws {
         let many = image(width: 40, height: 40, colors: 257, seed: 3)

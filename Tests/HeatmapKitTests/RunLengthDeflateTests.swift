@@ -140,6 +140,94 @@ struct RunLengthDeflateTests {
         #expect(tokens.count < 10 && tokens.contains { $0 >= 512 })
     }
 
+    @Test("Far matches a packed row above (33 to 32,768 bytes): the plain parse's tokens, and zlib inflates them")
+    func rowDistances() {
+        var generator = SplitMix64(seed: 23)
+        for distance in [33, 64, 65, 100, 513, 32768] {
+            // Rows of `distance` bytes that mostly repeat the one above, a few bytes changed.
+            var rows = (0..<distance).map { _ in UInt8.random(in: 0...3, using: &generator) }
+            while rows.count < 70_000 {
+                var row = Array(rows.suffix(distance))
+                for _ in 0..<3 { row[Int.random(in: 0..<distance, using: &generator)] ^= 1 }
+                rows += row
+            }
+            for (name, bytes) in samples.filter({ $0.0 != "noise" }) + [("rows", rows)] {
+                #expect(
+                    tokenize(bytes, distance: distance).tokens == referenceTokens(bytes, distance: distance),
+                    "\(name), \(distance)")
+                let stream = bytes.withUnsafeBufferPointer {
+                    RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: distance)
+                }
+                #expect(inflate(Array(stream.dropLast(8)), expectedCount: bytes.count) == bytes, "\(name), \(distance)")
+            }
+            #expect(tokenize(rows, distance: distance).tokens.contains { $0 >= 512 }, "\(distance)")
+        }
+    }
+
+    @Test("A few tokens go in a fixed-code block, many in a dynamic one; zlib inflates both")
+    func blockTypes() {
+        for (name, bytes) in samples {
+            for distance in [4, 65] {
+                let stream = bytes.withUnsafeBufferPointer {
+                    Array(RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: distance).dropLast(8))
+                }
+                #expect(inflate(stream, expectedCount: bytes.count) == bytes, "\(name), \(distance)")
+                // BFINAL, then BTYPE: 1 fixed, 2 dynamic.
+                let type = stream[2] >> 1 & 3
+                if bytes.count < 8 || name == "all distinct" { #expect(type == 1, "\(name)") }
+                if name == "noise" || name == "few symbols" { #expect(type == 2, "\(name)") }
+            }
+        }
+    }
+
+    @Test("Segments join into blocks where the statistics change; the blocks hold the whole parse; zlib inflates them")
+    func splitBlocks() {
+        var generator = SplitMix64(seed: 29)
+        let halves =
+            (0..<60_000).map { _ in UInt8.random(in: 0...1, using: &generator) }
+            + (0..<60_000).map { _ in UInt8.random(in: 100...163, using: &generator) }
+        for (name, bytes) in samples + [("halves", halves)] {
+            for segmentBytes in [64, 1000, 32768] {
+                let stream = bytes.withUnsafeBufferPointer {
+                    RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: 2, segmentBytes: segmentBytes)
+                }
+                #expect(
+                    inflate(Array(stream.dropLast(8)), expectedCount: bytes.count) == bytes, "\(name), \(segmentBytes)")
+            }
+        }
+        // The blocks of the halves: their tokens are the whole parse's, in order, and there are two or more.
+        let words = RunTokenizer.maskWordCount(byteCount: halves.count)
+        var near = [UInt64](repeating: 0, count: words)
+        var far = [UInt64](repeating: 0, count: words)
+        var tokens = [UInt16](repeating: 0, count: halves.count)
+        var histograms = [UInt32](repeating: 0, count: 4 * RunTokenizer.tokenCount)
+        var joined: [UInt16] = []
+        var blockCount = 0
+        halves.withUnsafeBufferPointer { input in
+            guard let p = input.baseAddress else { return }
+            RunTokenizer.equalityMasks(p, count: input.count, near: &near, far: &far, distance: 2)
+            tokens.withUnsafeMutableBufferPointer { tokens in
+                histograms.withUnsafeMutableBufferPointer { histograms in
+                    guard let t = tokens.baseAddress, let h = histograms.baseAddress else { return }
+                    let blocks = RunLengthDeflate.splitBlocks(
+                        p, count: input.count, equalAt1: near, equalAt4: far, tokens: t, histograms: h,
+                        segmentBytes: 32768)
+                    blockCount = blocks.count
+                    for block in blocks { joined += UnsafeBufferPointer(start: block.tokens, count: block.count) }
+                }
+            }
+        }
+        #expect(joined == referenceTokens(halves, distance: 2))
+        #expect(blockCount >= 2)
+        let whole = halves.withUnsafeBufferPointer {
+            RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: 2)
+        }
+        let split = halves.withUnsafeBufferPointer {
+            RunLengthDeflate.compress($0, prefix: 0, suffix: 8, farDistance: 2, segmentBytes: 32768)
+        }
+        #expect(split.count < whole.count)
+    }
+
     @Test("The stream sits between the reserved prefix and suffix, in an array of exactly that size")
     func prefixAndSuffix() {
         let bytes = samples.first { $0.0 == "runs" }?.1 ?? []

@@ -24,7 +24,8 @@ import sys
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 LIST = os.path.join(ROOT, "api", "public-symbols.txt")
 # The modules of the library products (Package.swift), and those a product re-exports.
-MODULES = ["HeatmapCore", "HeatmapKit", "HeatmapTiles", "HeatmapPostgres"]
+# HeatmapMapKit's overlay compiles only where MapKit exists, so on Linux its list is MapTileAnswer.
+MODULES = ["HeatmapCore", "HeatmapKit", "HeatmapMapKit", "HeatmapTiles", "HeatmapPostgres"]
 # What `import HeatmapKit` re-exports of HeatmapCore, by name (Sources/HeatmapKit/Exports.swift).
 EXPORTS = os.path.join(ROOT, "Sources", "HeatmapKit", "Exports.swift")
 

@@ -122,7 +122,8 @@ package struct CellCosts: Sendable {
     package var isRemote: Bool
     /// The number of occupied cells of each level 0...32, and of points, where the source
     /// counts them (the index does as it is built): where most points are alone in their cells
-    /// R + 1 pixels wide, coarser cells would drop nothing, and the plan starts there.
+    /// R + 1 pixels wide and the cells 16 times as wide are more than a fifth as many, coarser
+    /// cells would drop little, and the plan starts there.
     package var occupied: (cells: [Int], points: Int)?
 
     /// The costs of a source.

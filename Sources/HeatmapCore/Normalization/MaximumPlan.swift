@@ -66,8 +66,11 @@ package struct MaximumPlan: Sendable {
     ///   coarser), then 4 × 4 times finer each where the source answers cheaply (not from its
     ///   rows), and its finest summarised level: their bounds drop the areas too light to hold
     ///   the maximum, whose finer cells are then never read. None where most points are alone
-    ///   in their cells of the first fine level (the coarser bounds would drop nothing there),
-    ///   or where the world is too few cells wide.
+    ///   in their cells of the first fine level and the coarse level holds more than a fifth as
+    ///   many occupied cells (points spread evenly at both scales: the coarser bounds would drop
+    ///   little, and reading them costs nearly what the fine level does), or where the world is
+    ///   too few cells wide. Where points cluster at the coarse scale (a tenth as many cells
+    ///   there), the coarse bounds drop all but the clusters' cores.
     /// Every level is one whose world is more cells wide than its loose bounds reach (see
     /// ``MaximumSearch``); when even the finest is not, the plan is empty.
     package init(space: PixelSpace, kernel: GaussianKernel, costs: CellCosts) {
@@ -95,8 +98,13 @@ package struct MaximumPlan: Sendable {
         var levels = [first]
         // Summarised levels stop at 24 (pixels of zoom 0): coarser cells would be summed up.
         let coarse = costs.summarized == nil ? first + 4 : min(max(first + 4, summarized), max(24, first + 2))
-        let alone = costs.occupied.map { $0.cells.indices.contains(first) && 2 * $0.cells[first] >= $0.points } ?? false
-        if fits(coarse), !alone || (costs.summarized ?? 0) > first {
+        // Most points alone in their fine cells, and those cells spread as evenly at the coarse
+        // level (more than a fifth as many occupied): coarse bounds would drop little.
+        let even = costs.occupied.map {
+            $0.cells.indices.contains(coarse) && 2 * $0.cells[first] >= $0.points
+                && 5 * $0.cells[coarse] > $0.cells[first]
+        }
+        if fits(coarse), !(even ?? false) || (costs.summarized ?? 0) > first {
             let cheap = stride(from: coarse - 2, to: first, by: -2).filter { !costs.isRemote || $0 >= summarized }
             let finest = summarized > first && summarized < coarse && !cheap.contains(summarized) ? [summarized] : []
             levels.insert(contentsOf: [coarse] + (cheap + finest).sorted(by: >), at: 0)

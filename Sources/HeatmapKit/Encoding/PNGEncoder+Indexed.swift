@@ -5,6 +5,8 @@ extension PNGEncoder {
     /// `palette`, one byte a pixel, row-major: packed at the palette's ``PNGPalette/bitDepth``,
     /// filtered with ``paletteFilter`` (a pixel's left neighbour one byte before), deflated with
     /// ``compressor``; `PLTE` and, unless every colour is opaque, `tRNS` before the data.
+    /// With ``Compressor/runLength``, rows of 1 or 2 bits a pixel are not filtered and their
+    /// far matches repeat the row above (``packedRowsAbove``).
     ///
     /// - Precondition: `width, height > 0`, every index below `palette.count`.
     func indexedPNG(
@@ -15,15 +17,22 @@ extension PNGEncoder {
         let stride = rowBytes + 1
         let filtered = UnsafeMutablePointer<UInt8>.allocate(capacity: stride * height)
         defer { filtered.deallocate() }
+        let rowsAbove =
+            packedRowsAbove && compressor == .runLength && depth <= 2
+            && RunTokenizer.farDistances.contains(stride)
         Self.filterIndexRows(
-            indices, width: width, height: height, depth: depth, filter: paletteFilter, into: filtered)
+            indices, width: width, height: height, depth: depth, filter: rowsAbove ? .none : paletteFilter,
+            into: filtered)
         let head = Self.paletteHead(width: width, height: height, depth: depth, palette: palette)
         let data = UnsafeBufferPointer(start: filtered, count: stride * height)
         var bytes: [UInt8]
         switch compressor {
         case .runLength:
-            // A far match repeats the index 2 before: a pixel pattern of period two.
-            bytes = RunLengthDeflate.compress(data, prefix: head.count + 8, suffix: 16, farDistance: 2)
+            // A far match repeats the row above (packed rows: a spot's outline changes little
+            // from row to row), or the index 2 before (a pixel pattern of period two).
+            bytes = RunLengthDeflate.compress(
+                data, prefix: head.count + 8, suffix: 16, farDistance: rowsAbove ? stride : 2,
+                segmentBytes: Self.paletteSegmentBytes)
         case .zlib:
             bytes = try Self.zlibStream(data, level: compressionLevel, prefix: head.count + 8, suffix: 16)
         }
@@ -41,6 +50,10 @@ extension PNGEncoder {
         }
         return bytes
     }
+
+    /// The bytes of filtered rows after which the run-length deflate may start a block with
+    /// codes of its own (``RunLengthDeflate/splitBlocks(_:count:equalAt1:equalAt4:tokens:histograms:segmentBytes:)``).
+    static let paletteSegmentBytes = 32768
 
     /// The signature, `IHDR` (colour type 3), `PLTE` and `tRNS` of a palette PNG, whole.
     static func paletteHead(width: Int, height: Int, depth: Int, palette: PNGPalette) -> [UInt8] {

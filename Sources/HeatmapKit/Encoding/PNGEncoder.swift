@@ -88,9 +88,10 @@ public struct PNGEncoder: Sendable {
     public enum Compressor: Sendable, Hashable {
         /// zlib's `compress2` at ``PNGEncoder/compressionLevel``: LZ77 over a 32 KiB window.
         case zlib
-        /// HeatmapKit's own deflate: one dynamic-Huffman block whose matches only repeat the
-        /// previous byte or pixel. About 5 times as fast as zlib's level 1 on heatmap tiles,
-        /// with files 12–30% smaller; ``PNGEncoder/compressionLevel`` does not apply.
+        /// HeatmapKit's own deflate: Huffman blocks whose matches only repeat the previous byte
+        /// or pixel (or, in palette images of 1 or 2 bits a pixel, the row above). About 5 times
+        /// as fast as zlib's level 1 on heatmap tiles, with files 12–30% smaller;
+        /// ``PNGEncoder/compressionLevel`` does not apply.
         case runLength
     }
 
@@ -112,6 +113,12 @@ public struct PNGEncoder: Sendable {
     /// The row filter of palette images; defaults to ``Filter/paeth``, which gave the smallest
     /// files on heatmap tiles (docs/guides/tile-formats.md).
     public var paletteFilter: Filter = .paeth
+    /// Whether ``Compressor/runLength`` writes palette images of 1 or 2 bits a pixel
+    /// unfiltered, with matches that repeat the row above (on the benchmark's sparse tiles of
+    /// one colour, a third to a half of the bytes of ``paletteFilter``'s rows and matches two
+    /// pixels back); `false` filters them with ``paletteFilter`` as 8-bit ones are. At 4 bits
+    /// (16 colours) the row above gave 12% more bytes, so those keep the filter.
+    var packedRowsAbove = true
 
     /// The row filter; defaults to ``Filter/up``.
     public var filter: Filter

@@ -1,7 +1,7 @@
 /// A fast deflate (RFC 1951) compressor for filtered heatmap scanlines, in a zlib (RFC 1950)
-/// wrapper: one dynamic-Huffman block whose only back-references repeat the previous byte
-/// (distance 1) or the bytes a short distance before (the previous RGBA pixel, distance 4, by
-/// default).
+/// wrapper: one Huffman block (dynamic, or fixed when that is smaller) whose only
+/// back-references repeat the previous byte (distance 1) or the bytes a fixed distance before
+/// (the previous RGBA pixel, distance 4, by default).
 ///
 /// After PNG's `up` filter a heatmap tile is mostly runs of zeros (transparent or vertically
 /// constant areas) and short repeating pixel deltas; run-length matches plus Huffman codes
@@ -23,33 +23,41 @@ enum RunLengthDeflate {
     /// the tokens (their codes); the stream is written straight into the array, whose size is
     /// known from the code lengths and counts before any token is written.
     ///
-    /// Matches repeat the byte before or the bytes `farDistance` (2...4) before.
+    /// Matches repeat the byte before or the bytes `farDistance` (``RunTokenizer/farDistances``) before.
+    /// With `segmentBytes`, the tokens go in blocks of their own Huffman codes where the
+    /// statistics change (``splitBlocks(_:count:equalAt1:equalAt4:tokens:histograms:segmentBytes:)``).
     ///
     /// - Precondition: `suffix >= 8`: the bit stream stores 8 bytes at a time.
     /// - Complexity: O(n).
     static func compress(
-        _ input: UnsafeBufferPointer<UInt8>, prefix: Int, suffix: Int, farDistance: Int = 4
+        _ input: UnsafeBufferPointer<UInt8>, prefix: Int, suffix: Int, farDistance: Int = 4, segmentBytes: Int? = nil
     ) -> [UInt8] {
         precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
         let n = input.count
         let words = RunTokenizer.maskWordCount(byteCount: n)
-        let scratch = UnsafeMutableRawPointer.allocate(
-            byteCount: words * 16 + RunTokenizer.tokenCount * 4 + n * 2, alignment: 16)
+        let segments = segmentBytes.map { max(1, (n + $0 - 1) / $0) } ?? 1
+        let countersBytes = segments * RunTokenizer.tokenCount * 4
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: words * 16 + countersBytes + n * 2, alignment: 16)
         defer { scratch.deallocate() }
         let equalAt1 = scratch.bindMemory(to: UInt64.self, capacity: 2 * words)
         let equalAt4 = equalAt1 + words
-        let histogram = (scratch + words * 16).bindMemory(to: UInt32.self, capacity: RunTokenizer.tokenCount)
+        let histogram = (scratch + words * 16).bindMemory(to: UInt32.self, capacity: segments * RunTokenizer.tokenCount)
         histogram.initialize(repeating: 0, count: RunTokenizer.tokenCount)
-        let tokens = (scratch + words * 16 + RunTokenizer.tokenCount * 4).bindMemory(to: UInt16.self, capacity: n)
-        var tokenCount = 0
+        let tokens = (scratch + words * 16 + countersBytes).bindMemory(to: UInt16.self, capacity: n)
+        var blocks = [Block(tokens: tokens, count: 0, histogram: histogram)]
         if let bytes = input.baseAddress {
             RunTokenizer.equalityMasks(bytes, count: n, near: equalAt1, far: equalAt4, distance: farDistance)
-            tokenCount = RunTokenizer.tokenize(
-                bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histogram: histogram)
+            if let segmentBytes, segments > 1 {
+                blocks = splitBlocks(
+                    bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histograms: histogram,
+                    segmentBytes: segmentBytes)
+            } else {
+                blocks[0].count = RunTokenizer.tokenize(
+                    bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histogram: histogram)
+            }
         }
         return stream(
-            tokens: tokens, count: tokenCount, histogram: histogram, checksum: Adler32.checksum(input), prefix: prefix,
-            suffix: suffix, farDistance: farDistance)
+            blocks: blocks, checksum: Adler32.checksum(input), prefix: prefix, suffix: suffix, farDistance: farDistance)
     }
 
     /// The zlib stream of the tokens of a parse (``RunTokenizer``) counted in `histogram`,
@@ -62,48 +70,35 @@ enum RunLengthDeflate {
         tokens: UnsafePointer<UInt16>, count tokenCount: Int, histogram: UnsafePointer<UInt32>, checksum: UInt32,
         prefix: Int, suffix: Int, farDistance: Int = 4
     ) -> [UInt8] {
-        precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
-        let code = TokenCode(
-            histogram: UnsafeBufferPointer(start: histogram, count: RunTokenizer.tokenCount), farDistance: farDistance)
+        stream(
+            blocks: [Block(tokens: tokens, count: tokenCount, histogram: histogram)], checksum: checksum,
+            prefix: prefix, suffix: suffix, farDistance: farDistance)
+    }
 
-        // Header and trees into a small buffer first, to know where the tokens start.
-        let head = UnsafeMutableRawPointer.allocate(byteCount: 1024, alignment: 8)
-        defer { head.deallocate() }
-        var stream = DeflateBitStream(at: head)
-        stream.write(0x78, bits: 8)  // zlib header: deflate, 32 KiB window,
-        stream.write(0x01, bits: 8)  // fastest level, check bits.
-        stream.write(1, bits: 1)  // Final block,
-        stream.write(2, bits: 2)  // dynamic Huffman codes.
-        writeTrees(literalLengths: code.literalLengths, distanceLengths: code.distanceLengths, into: &stream)
-        let headCount = head.distance(to: stream.next)
-        var bits = UInt64(headCount * 8) + stream.pendingBits + code.endOfBlock >> 56
-        for token in 0..<RunTokenizer.tokenCount { bits += UInt64(histogram[token]) * (code.packed[token] >> 56) }
-        let streamCount = Int((bits + 7) / 8) + 4  // Then the Adler-32.
+    /// Writes the code lengths of both trees, run-length coded with the code-length alphabet.
+    static func writeTrees(code: TokenCode, into writer: inout DeflateBitStream) {
+        writeTrees(literalLengths: code.literalLengths, distanceLengths: code.distanceLengths, into: &writer)
+    }
 
-        return [UInt8](unsafeUninitializedCapacity: prefix + streamCount + suffix) { buffer, count in
-            guard let start = buffer.baseAddress.map({ UnsafeMutableRawPointer($0 + prefix) }) else { return }
-            start.copyMemory(from: head, byteCount: headCount)
-            stream.move(to: start + headCount)
-            precondition(code.longest <= 28, "two tokens must fit one write")
-            code.packed.withUnsafeBufferPointer { packed in
-                var k = 0
-                while k &+ 4 <= tokenCount {
-                    stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
-                    stream.write(packed: packed[Int(tokens[k &+ 2])], packed[Int(tokens[k &+ 3])])
-                    k &+= 4
-                }
-                if k &+ 2 <= tokenCount {
-                    stream.write(packed: packed[Int(tokens[k])], packed[Int(tokens[k &+ 1])])
-                    k &+= 2
-                }
-                if k < tokenCount { stream.write(packed: packed[Int(tokens[k])]) }
-            }
-            stream.write(packed: code.endOfBlock)
-            stream.alignToByte()
-            stream.write(UInt64(checksum.byteSwapped), bits: 32)
-            precondition(stream.next == start + streamCount, "the stream's size was computed wrongly")
-            count = prefix + streamCount + suffix
+    /// The bits of the tokens counted in `histogram` and the end of block in deflate's fixed
+    /// codes (``TokenCode/init(fixedFarDistance:)``), far matches at `farDistance`.
+    static func fixedBodyBits(_ histogram: UnsafePointer<UInt32>, farDistance: Int) -> UInt64 {
+        var bits: UInt64 = 7
+        var farMatches: UInt64 = 0
+        for token in 0..<RunTokenizer.tokenCount {
+            bits += UInt64(histogram[token]) * UInt64(fixedTokenBits[token])
+            if token >= 512 { farMatches += UInt64(histogram[token]) }
         }
+        return bits + farMatches * TokenCode.distanceSymbol(farDistance).extraBits
+    }
+
+    /// Each token's bits in the fixed codes, less a far match's extra distance bits.
+    static let fixedTokenBits: [UInt8] = (0..<RunTokenizer.tokenCount).map { token in
+        if token < 144 { return 8 }
+        if token < 256 { return 9 }
+        let length = (token - 256) % 256 + 3
+        let symbol = Int(lengthSymbol[length])
+        return (symbol < 280 ? 7 : 8) + lengthExtraBits[symbol - 257] + 5
     }
 
     /// Writes the code lengths of both trees, run-length coded with the code-length alphabet.

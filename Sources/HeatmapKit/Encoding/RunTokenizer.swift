@@ -1,6 +1,7 @@
 /// Splits filtered scanlines into deflate tokens for ``RunLengthDeflate``: literal bytes and
-/// greedy matches that repeat the previous byte (distance 1) or the bytes a short distance
-/// before (the "far" distance, 2...4: the previous RGBA pixel at 4, the default).
+/// greedy matches that repeat the previous byte (distance 1) or the bytes a fixed distance
+/// before (the "far" distance: the previous RGBA pixel at 4, the default; the index two
+/// before, 2; or the row above in a packed palette image).
 ///
 /// A token is a `UInt16`: a literal byte is itself (0...255); a match of length 3...258 is
 /// `256 + length - 3`, plus 256 at the far distance (so 256...511 at distance 1, 512...767 at
@@ -24,19 +25,20 @@ enum RunTokenizer {
     /// before it. Bits of bytes that have no such byte before them, or past the end, are 0.
     ///
     /// - Precondition: `near` and `far` hold ``maskWordCount(byteCount:)`` words each;
-    ///   `distance` is in 2...4.
+    ///   `distance` is in ``farDistances`` (a pixel before, or a packed row above).
     /// - Complexity: O(n), 16 bytes per comparison.
     static func equalityMasks(
         _ bytes: UnsafePointer<UInt8>, count n: Int, near: UnsafeMutablePointer<UInt64>,
         far: UnsafeMutablePointer<UInt64>, distance: Int = 4
     ) {
-        precondition((2...4).contains(distance), "the far distance is 2, 3 or 4")
+        precondition(farDistances.contains(distance), "the far distance is 2...32768")
         let words = maskWordCount(byteCount: n)
         near.initialize(repeating: 0, count: words)
         far.initialize(repeating: 0, count: words)
         let raw = UnsafeRawPointer(bytes)
-        // Whole words past the first, where every comparison stays inside the buffer.
-        var q = 1
+        // Whole words from the first whose every comparison stays inside the buffer.
+        let firstWord = max(1, (distance + 63) / 64)
+        var q = firstWord
         while (q + 1) * 64 <= n {
             var nearWord: UInt64 = 0
             var farWord: UInt64 = 0
@@ -58,15 +60,19 @@ enum RunTokenizer {
             far[q] = farWord
             q += 1
         }
-        // The first word and the tail, byte by byte.
+        // The words before those and the tail, byte by byte.
+        let head = min(n, firstWord * 64)
         var j = 1
         while j < n {
             let bit: UInt64 = 1 << UInt64(j & 63)
             if bytes[j] == bytes[j - 1] { near[j >> 6] |= bit }
             if j >= distance && bytes[j] == bytes[j - distance] { far[j >> 6] |= bit }
-            j = j == 63 ? q * 64 : j + 1  // Past the words done above.
+            j = j == head - 1 ? max(head, q * 64) : j + 1  // Past the words done above.
         }
     }
+
+    /// The distances a far match may have: deflate's, from 2 (1 is the near match's).
+    static let farDistances = 2...32768
 
     /// The 8-bit mask of the bytes of `bytes`, each 0x00 or 0xFF: bit `k` for byte `k`.
     @inline(__always)

@@ -13,13 +13,13 @@
 /// calls `heatmap_count_change()`, so that it fires before the gathering one), a foreign
 /// table each view (`T_log_shardN`), the gathering trigger (`T_log_shards`), the count raised
 /// by one. Running it again makes the same objects afresh.
-public enum PostgresAttach {
+package enum PostgresAttach {
     /// What was attached.
-    public struct Summary: Sendable, Hashable {
+    package struct Summary: Sendable, Hashable {
         /// The partitions (one shard table each) whose logs the coordinator gathers.
-        public let shards: Int
+        package let shards: Int
         /// The table's change count after the attach.
-        public let changeCount: Int64
+        package let changeCount: Int64
     }
 
     /// A partition of the table: where its rows are and how the coordinator reaches them.
@@ -44,7 +44,7 @@ public enum PostgresAttach {
     ///   for a table that is not partitioned over foreign tables or lacks `import`'s columns;
     ///   the connection's and statements' errors (a shard that cannot be reached is named, never
     ///   its password).
-    public static func run(table: String, connection conninfo: ConnectionString) throws(PostgresError) -> Summary {
+    package static func run(table: String, connection conninfo: ConnectionString) throws(PostgresError) -> Summary {
         let coordinator = try PostgresConnection(conninfo)
         let quoted = PostgresConnection.quoted(identifier: table)
         let found = try coordinator.execute(

@@ -1,14 +1,14 @@
 import HeatmapKit
 
 /// Why an import from a file failed: the file (its path, line and column) or the database.
-public enum PostgresImportError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum PostgresImportError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The file could not be read, or a row of it is invalid (and not skipped).
     case data(PointFileError)
     /// The database refused or could not be reached.
     case database(PostgresError)
 
     /// The file's or the database's message.
-    public var description: String {
+    package var description: String {
         switch self {
         case .data(let error): return error.description
         case .database(let error): return error.description
@@ -29,7 +29,7 @@ extension PostgresImport {
     ///
     /// - Throws: ``PostgresImportError/data(_:)`` naming the file, line and column, or
     ///   ``PostgresImportError/database(_:)``.
-    public static func run(
+    package static func run(
         path: String, options: PointReadOptions = .init(), into table: String, connection conninfo: ConnectionString,
         mode: Mode, chunkSize: Int = 1 << 15, progress: ((_ sent: Int) -> Void)? = nil
     ) throws(PostgresImportError) -> (summary: Summary, report: PointFileReport) {

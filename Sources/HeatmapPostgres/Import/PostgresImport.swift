@@ -6,9 +6,9 @@ import HeatmapKit
 /// `key` of the in-memory index (computed here for the rows copied, and by a trigger from the
 /// SQL functions of ``PositionSQL`` for rows inserted or moved later), a B-tree on `key`, and
 /// a trigger that counts the changes to the rows (see ``PostgresSource/changeCount()``).
-public enum PostgresImport {
+package enum PostgresImport {
     /// What to do with a table that exists.
-    public enum Mode: Sendable, Hashable {
+    package enum Mode: Sendable, Hashable {
         /// Refuse it (``PostgresError/tableExists(_:)``).
         case create
         /// Add the rows to it (it must be a table `import` made).
@@ -18,14 +18,14 @@ public enum PostgresImport {
     }
 
     /// What was loaded.
-    public struct Summary: Sendable, Hashable {
+    package struct Summary: Sendable, Hashable {
         /// The rows copied.
-        public var rows: Int
+        package var rows: Int
         /// The time the load took, from connecting to the commit.
-        public var duration: Duration
+        package var duration: Duration
 
         /// Rows a second.
-        public var rowsPerSecond: Double {
+        package var rowsPerSecond: Double {
             let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
             return seconds > 0 ? Double(rows) / seconds : 0
         }
@@ -36,7 +36,7 @@ public enum PostgresImport {
     ///
     /// - Throws: ``PostgresError``: the table exists (``Mode/create``), is not one `import`
     ///   made (``Mode/append``), or the server refused.
-    public static func run(
+    package static func run(
         points: [WeightedLatLng], into table: String, connection conninfo: ConnectionString, mode: Mode,
         progress: ((_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws(PostgresError) -> Summary {

@@ -15,7 +15,7 @@ import HeatmapKit
 /// ```
 ///
 /// One caller at a time: it owns its connection.
-public final class PostgresImporter {
+package final class PostgresImporter {
     private let connection: PostgresConnection
     private let table: String
     private let quoted: String
@@ -28,7 +28,7 @@ public final class PostgresImporter {
     private var open = true
     private var copying = true
     /// The rows sent so far.
-    public private(set) var rowsSent = 0
+    package private(set) var rowsSent = 0
 
     /// The bytes of `COPY` data gathered before they go to the server.
     static let sendSize = 1 << 20
@@ -42,7 +42,7 @@ public final class PostgresImporter {
     ///   one `import` made (``PostgresImport/Mode/append``, ``PostgresImport/Mode/replace``), a
     ///   name it makes is someone else's (``PostgresError/notMadeByHeatmapKit(kind:name:found:)``),
     ///   the name is too long (``PostgresError/nameTooLong(name:bytes:)``), or the server refused.
-    public init(table: String, connection conninfo: ConnectionString, mode: PostgresImport.Mode)
+    package init(table: String, connection conninfo: ConnectionString, mode: PostgresImport.Mode)
         throws(PostgresError)
     {
         start = ContinuousClock.now
@@ -112,7 +112,7 @@ public final class PostgresImporter {
     /// keys them); weights are stored as `real`, as the index stores them.
     ///
     /// - Throws: ``PostgresError`` (the load is then rolled back).
-    public func append(_ points: some Collection<WeightedLatLng>) throws(PostgresError) {
+    package func append(_ points: some Collection<WeightedLatLng>) throws(PostgresError) {
         guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
         do throws(PostgresError) {
             for point in points {
@@ -135,7 +135,7 @@ public final class PostgresImporter {
     ///
     /// - Throws: ``PostgresError``, a row refused by the table's checks say (the load is then
     ///   rolled back).
-    public func finish() throws(PostgresError) -> PostgresImport.Summary {
+    package func finish() throws(PostgresError) -> PostgresImport.Summary {
         guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
         open = false
         do throws(PostgresError) {
@@ -155,7 +155,7 @@ public final class PostgresImporter {
     }
 
     /// Stops the load and rolls it back: the table is left as it was.
-    public func cancel(reason: String) {
+    package func cancel(reason: String) {
         guard open else { return }
         open = false
         connection.abortCopy(reason: reason)

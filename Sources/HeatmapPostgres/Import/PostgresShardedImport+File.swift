@@ -16,7 +16,7 @@ extension PostgresShardedImport {
     ///
     /// - Throws: ``PostgresImportError/data(_:)`` naming the file, line and column, or
     ///   ``PostgresImportError/database(_:)`` (see ``ShardedLoad`` for what a failure leaves).
-    public static func run(
+    package static func run(
         path: String, options: PointReadOptions = .init(), into table: String, coordinator: ConnectionString,
         shards: [ConnectionString], mode: PostgresImport.Mode, chunkSize: Int = 1 << 15,
         progress: ((_ sent: Int, _ total: Int) -> Void)? = nil

@@ -16,7 +16,7 @@ import HeatmapKit
 /// The shards' connection strings go into the coordinator's catalog (`CREATE SERVER` with
 /// their host, port, dbname and other options, `CREATE USER MAPPING` with their user and
 /// password), since the coordinator connects to the shards itself.
-public enum PostgresShardedImport {
+package enum PostgresShardedImport {
     /// Loads `points` into `table` over `shards` (at least one, at most 256) through the
     /// `coordinator`; ``PostgresImport/Mode/create`` refuses a table that exists on any
     /// server, ``PostgresImport/Mode/replace`` drops it (``PostgresImport/Mode/append`` is
@@ -24,7 +24,7 @@ public enum PostgresShardedImport {
     /// `progress` hears the rows sent so far and the total after each chunk.
     ///
     /// - Throws: ``PostgresError``; see ``ShardedLoad`` for what a failure leaves behind.
-    public static func run(
+    package static func run(
         points: [WeightedLatLng], into table: String, coordinator: ConnectionString, shards: [ConnectionString],
         mode: PostgresImport.Mode, progress: ((_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws(PostgresError) -> PostgresImport.Summary {

@@ -9,7 +9,7 @@ import Synchronization
 /// calling thread is the writer. Between them a ``TileQueue`` of at most ``queueCapacity(jobs:)``
 /// encoded tiles bounds memory: rendering waits only when the disk falls that far behind.
 /// The writer makes the sink's tiles durable at least once a second (``TileSink/checkpoint()``).
-public struct PyramidRenderer: Sendable {
+package struct PyramidRenderer: Sendable {
     /// The layer that draws the tiles (its own cache is not needed: use `cacheBytes: 0`).
     package var layer: any TileLayer
     /// The tiles.
@@ -23,7 +23,7 @@ public struct PyramidRenderer: Sendable {
     package var transcode: (@Sendable ([UInt8]) throws -> [UInt8])? = nil
 
     /// Creates a renderer.
-    public init(layer: any TileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
+    package init(layer: any TileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
         self.layer = layer
         self.walk = walk
         self.scale = scale
@@ -47,7 +47,7 @@ public struct PyramidRenderer: Sendable {
     ///
     /// - Throws: ``RenderFailure`` when the archive cannot be opened, a tile cannot be drawn or
     ///   the archive cannot be written.
-    public func render(
+    package func render(
         to path: String, metadata: TileMetadata, mode: OutputMode = .create, progress: RenderProgress = RenderProgress()
     ) throws(RenderFailure) -> RenderSummary {
         let sink: any TileSink

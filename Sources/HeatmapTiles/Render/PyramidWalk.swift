@@ -8,14 +8,14 @@ import HeatmapKit
 /// (a child's padded area lies inside its parent's), so the walk never enumerates the 4^z
 /// grid. A layer that cannot say walks every tile that meets the area. Depth first, so it holds
 /// at most 3 tiles a zoom.
-public struct PyramidWalk: Sendable {
+package struct PyramidWalk: Sendable {
     /// The zooms whose tiles are returned.
-    public let zooms: ClosedRange<Int>
+    package let zooms: ClosedRange<Int>
     /// Whether a tile may hold something; `nil`: every tile may.
     let occupancy: TileOccupancy?
     /// Why the walk ended early: the source could not answer (a database lost, say); `nil`
     /// while it answers. ``next()`` returns `nil` from then on.
-    public private(set) var failure: HeatmapError?
+    package private(set) var failure: HeatmapError?
     let area: TileArea?
     private var stack = [TileCoordinate(zoom: 0, x: 0, y: 0)]
 
@@ -64,7 +64,7 @@ public struct PyramidWalk: Sendable {
     /// area padded by the kernel's reach holds weight, within `area` if given.
     ///
     /// - Throws: ``HeatmapError`` for a zoom or scale out of range, or invalid settings or points.
-    public init(layer: HeatmapTileLayer, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil)
+    package init(layer: HeatmapTileLayer, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil)
         throws(HeatmapError)
     {
         self.init(occupancy: try layer.occupancy(zooms: zooms, scale: scale), zooms: zooms, area: area)
@@ -96,7 +96,7 @@ public struct PyramidWalk: Sendable {
     }
 
     /// How many tiles the walk visits, counted by walking it (a copy): about one index query a tile.
-    public func count(while proceed: () -> Bool = { true }) -> Int {
+    package func count(while proceed: () -> Bool = { true }) -> Int {
         (try? counted(while: proceed)) ?? 0
     }
 

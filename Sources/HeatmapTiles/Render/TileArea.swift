@@ -3,12 +3,12 @@ import HeatmapKit
 
 /// The tiles of each zoom that meet an area of longitudes and latitudes (west > east crosses
 /// the antimeridian).
-public struct TileArea: Sendable, Hashable {
+package struct TileArea: Sendable, Hashable {
     /// The area.
-    public let bounds: PointBounds
+    package let bounds: PointBounds
 
     /// An area from its bounds.
-    public init(_ bounds: PointBounds) { self.bounds = bounds }
+    package init(_ bounds: PointBounds) { self.bounds = bounds }
 
     /// Whether the tile meets the area (its edges included).
     package func contains(_ tile: TileCoordinate) -> Bool {

@@ -1,14 +1,14 @@
 /// A tile of the XYZ scheme: zoom, column from the west, row from the north.
-public struct TileCoordinate: Sendable, Hashable, Comparable, CustomStringConvertible {
+package struct TileCoordinate: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The zoom level, 0...22.
-    public var zoom: Int
+    package var zoom: Int
     /// The column, 0..<2^zoom from the antimeridian eastwards.
-    public var x: Int
+    package var x: Int
     /// The row, 0..<2^zoom from the north.
-    public var y: Int
+    package var y: Int
 
     /// Creates a coordinate (not checked: see ``isValid``).
-    public init(zoom: Int, x: Int, y: Int) {
+    package init(zoom: Int, x: Int, y: Int) {
         self.zoom = zoom
         self.x = x
         self.y = y
@@ -28,10 +28,10 @@ public struct TileCoordinate: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// `zoom/x/y`.
-    public var description: String { "\(zoom)/\(x)/\(y)" }
+    package var description: String { "\(zoom)/\(x)/\(y)" }
 
     /// Orders by zoom, then row, then column.
-    public static func < (a: TileCoordinate, b: TileCoordinate) -> Bool {
+    package static func < (a: TileCoordinate, b: TileCoordinate) -> Bool {
         (a.zoom, a.y, a.x) < (b.zoom, b.y, b.x)
     }
 }

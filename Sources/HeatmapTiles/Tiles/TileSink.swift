@@ -35,7 +35,7 @@ extension TileSink {
 }
 
 /// How to treat an output that exists already.
-public enum OutputMode: Sendable, Hashable {
+package enum OutputMode: Sendable, Hashable {
     /// Refuse an existing output.
     case create
     /// Replace an existing output.
