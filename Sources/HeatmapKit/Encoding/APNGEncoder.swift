@@ -13,7 +13,7 @@ import HeatmapCore
 ///
 /// Frames are deflated with the ``PNGEncoder`` given (its compressor, filters and level). With
 /// ``Colors/palette(_:)`` every frame is written as indices into one shared palette (1 to 8
-/// bits a pixel), else as 8-bit RGBA. ``encode(_:delay:loopCount:)`` chooses for frames in
+/// bits a pixel), else as 8-bit RGBA. ``encode(_:delay:loopCount:png:)`` chooses for frames in
 /// memory: a palette when all of them fit one of 256 colours.
 public struct APNGEncoder: Sendable {
     /// How frames store their colours.
@@ -49,6 +49,9 @@ public struct APNGEncoder: Sendable {
     /// Creates an encoder of `frameCount` frames of `width × height` pixels.
     ///
     /// - Parameters:
+    ///   - width: The width of every frame, in pixels: 1 to 2³¹−1.
+    ///   - height: The height of every frame, in pixels: 1 to 2³¹−1.
+    ///   - frameCount: The number of frames that will be written: 1 to 2³¹−1.
     ///   - delay: How long each frame shows, unless ``encode(_:delay:)`` says otherwise: 0 to
     ///     65.535 seconds, kept to the millisecond.
     ///   - loopCount: Times to play, 0 (the default) for ever; at most 2³¹−1.
@@ -99,7 +102,9 @@ public struct APNGEncoder: Sendable {
     /// The bytes of the next frame, after the file's head for the first: append them to the
     /// file in the order they come.
     ///
-    /// - Parameter delay: How long this frame shows; ``delay`` when `nil`.
+    /// - Parameters:
+    ///   - frame: The frame's pixels, `width × height`.
+    ///   - delay: How long this frame shows; ``delay`` when `nil`.
     /// - Throws: ``PNGError`` when the frame is not `width × height`, when all
     ///   ``frameCount`` frames were written already, when a palette animation's frame has a
     ///   colour outside the palette (naming the frame, the pixel and the colour), or when the
