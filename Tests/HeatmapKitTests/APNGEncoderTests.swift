@@ -112,4 +112,35 @@ import Testing
             message { _ = try encoder.encode(inside) } == "the APNG announced 2 frames, and all were written already")
         #expect(try encoder.finish().count == 12)
     }
+
+    @Test("a colour map of up to 253 entries and a label's two colours share one palette; 255 entries need RGBA")
+    func colorMapPalette() throws {
+        let label = [RGBAColor(red: 255, green: 255, blue: 255), RGBAColor(red: 0, green: 0, blue: 0)]
+        for (size, fits) in [(253, true), (255, false), (1000, false), (16, true)] {
+            let gradient = try #require(Gradient.preset(named: "default", colorMapSize: size))
+            let colorMap = ColorMap(gradient: gradient, opacity: 0.8)
+            let colors = APNGEncoder.Colors.heatmap(colorMap, adding: label)
+            guard case .palette(let palette) = colors else {
+                #expect(!fits, "\(size) entries")
+                continue
+            }
+            #expect(fits, "\(size) entries")
+            #expect(palette.count <= 256 && palette.first == RGBAColor(red: 0, green: 0, blue: 0, alpha: 0))
+            // Frames of every entry, transparency and a label encode and decode against that palette.
+            let frames = (0..<3).map { k -> RGBAImage in
+                var image = RGBAImage(transparentWidth: 200, height: 30)
+                for i in 0..<(200 * 30) where (i + k) % 3 != 0 {
+                    let e = (i * 7 + k) % colorMap.count * 4
+                    image.pixels.replaceSubrange((i * 4)..<(i * 4 + 4), with: colorMap.entries[e..<(e + 4)])
+                }
+                image.drawLabel("2024-03-0\(k + 1)")
+                return image
+            }
+            var encoder = try APNGEncoder(width: 200, height: 30, frameCount: 3, colors: colors)
+            var bytes: [UInt8] = []
+            for frame in frames { bytes += try encoder.encode(frame) }
+            bytes += try encoder.finish()
+            #expect(try TestAPNG.framePNGs(bytes).map { try PNGDecoder.decode($0) } == frames)
+        }
+    }
 }

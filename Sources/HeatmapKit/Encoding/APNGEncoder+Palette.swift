@@ -1,5 +1,28 @@
 import HeatmapCore
 
+extension APNGEncoder.Colors {
+    /// The colours of heatmap frames coloured with `colorMap` (its entries, and transparent
+    /// black where the intensity is 0) and drawn over with `extra` colours (a label's ink and
+    /// halo): ``palette(_:)`` of them when at most 256 are distinct, else ``rgba``.
+    ///
+    /// A 255-entry map (the palette PNG's default) with a label's two colours makes 258: RGBA.
+    /// A map of at most 253 entries keeps such frames in a palette, under half the bytes.
+    public static func heatmap(_ colorMap: ColorMap, adding extra: [RGBAColor] = []) -> Self {
+        var colors = [RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)]
+        var seen: Set<RGBAColor> = [colors[0]]
+        let entries = stride(from: 0, to: colorMap.entries.count - 3, by: 4).map { i in
+            RGBAColor(
+                red: colorMap.entries[i], green: colorMap.entries[i + 1], blue: colorMap.entries[i + 2],
+                alpha: colorMap.entries[i + 3])
+        }
+        for color in entries + extra where seen.insert(color).inserted {
+            colors.append(color)
+            guard colors.count <= 256 else { return .rgba }
+        }
+        return .palette(colors)
+    }
+}
+
 extension APNGEncoder {
     /// One palette of at most 256 colours holding every pixel of every frame, or `nil` when
     /// the frames hold more colours than that. Transparent black comes first when a frame has
