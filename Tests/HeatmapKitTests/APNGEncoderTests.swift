@@ -86,7 +86,7 @@ import Testing
         #expect(message { _ = try APNGEncoder(width: 0, height: 5, frameCount: 1) }?.contains("0×5") == true)
         #expect(
             message { _ = try APNGEncoder(width: 5, height: 5, frameCount: 0) }
-                == "an APNG holds 1 to 2147483647 frames, not 0")
+                == "an APNG holds 1 to 1073741823 frames, not 0")
         #expect(
             message { _ = try APNGEncoder(width: 5, height: 5, frameCount: 1, delay: .seconds(66)) }?
                 .hasPrefix("a frame delay is 0 to 65.535 seconds") == true)

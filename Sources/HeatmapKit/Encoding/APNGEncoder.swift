@@ -41,6 +41,9 @@ public struct APNGEncoder: Sendable {
     public let png: PNGEncoder
     /// The shared palette, for ``Colors/palette(_:)``.
     let palette: PNGPalette?
+    /// The most frames an APNG holds: 2³⁰ − 1, so that every `fcTL` and `fdAT` sequence number
+    /// (two a frame) stays within PNG's 2³¹ − 1.
+    public static let maximumFrameCount = (Int(Int32.max) - 1) / 2
     /// Frames written so far.
     public private(set) var framesWritten = 0
     /// The next `fcTL`/`fdAT` sequence number.
@@ -51,7 +54,7 @@ public struct APNGEncoder: Sendable {
     /// - Parameters:
     ///   - width: The width of every frame, in pixels: 1 to 2³¹−1.
     ///   - height: The height of every frame, in pixels: 1 to 2³¹−1.
-    ///   - frameCount: The number of frames that will be written: 1 to 2³¹−1.
+    ///   - frameCount: The number of frames that will be written: 1 to ``maximumFrameCount``.
     ///   - delay: How long each frame shows, unless ``encode(_:delay:)`` says otherwise: 0 to
     ///     65.535 seconds, kept to the millisecond.
     ///   - loopCount: Times to play, 0 (the default) for ever; at most 2³¹−1.
@@ -60,7 +63,7 @@ public struct APNGEncoder: Sendable {
     /// - Throws: ``PNGError`` of kind ``PNGError/Kind/invalidImage`` naming the value when a
     ///   side or the frame count is below 1, the delay or loop count is out of range, or the
     ///   palette is empty or has more than 256 colours; ``PNGError/Kind/imageTooLarge`` when a
-    ///   side or the frame count is over 2³¹−1.
+    ///   side is over 2³¹−1 or the frame count over ``maximumFrameCount``.
     public init(
         width: Int, height: Int, frameCount: Int, delay: Duration = .milliseconds(500), loopCount: Int = 0,
         colors: Colors = .rgba, png: PNGEncoder = PNGEncoder()
@@ -73,10 +76,10 @@ public struct APNGEncoder: Sendable {
         guard width <= limit, height <= limit else {
             throw PNGError(.imageTooLarge, "cannot encode \(width)×\(height) frames: sides must be ≤ \(limit) pixels")
         }
-        guard frameCount >= 1, frameCount <= limit else {
+        guard frameCount >= 1, frameCount <= Self.maximumFrameCount else {
             throw PNGError(
                 frameCount < 1 ? .invalidImage : .imageTooLarge,
-                "an APNG holds 1 to \(limit) frames, not \(frameCount)")
+                "an APNG holds 1 to \(Self.maximumFrameCount) frames, not \(frameCount)")
         }
         guard (0...limit).contains(loopCount) else {
             throw PNGError(.invalidImage, "the loop count must be 0 (for ever) to \(limit), not \(loopCount)")
