@@ -12,7 +12,7 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidZoomIntensity(String)
     /// The point at `index` of the data has an unusable coordinate; the text says which and why.
     case invalidPoint(index: Int, reason: String)
-    /// The zoom level is outside 0...``WebMercator/maximumZoom``.
+    /// The zoom level is outside 0...`WebMercator/maximumZoom`.
     case unsupportedZoom(Int)
     /// The scale is not 1, 2 or 3.
     case unsupportedScale(Int)

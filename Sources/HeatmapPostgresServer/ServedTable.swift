@@ -21,11 +21,11 @@ import Synchronization
 /// }
 /// table.start()
 /// ```
-public final class ServedTable: Sendable {
+package final class ServedTable: Sendable {
     /// The layer served; its data are swapped as the table changes.
-    public let layer: ServedLayer
+    package let layer: ServedLayer
     /// The watcher of the table's change count (started by ``start()``).
-    public let watcher: PostgresChangeWatcher
+    package let watcher: PostgresChangeWatcher
     private let swaps: Swaps
 
     /// How many swaps kept what the change did not reach, and how many were whole.
@@ -43,7 +43,7 @@ public final class ServedTable: Sendable {
     ///   - data: the layer's data for a version of the source pinned to a new count, or `nil`
     ///     when they cannot be read (the swap then waits for the next change, which is
     ///     followed from the count served last).
-    public init(
+    package init(
         layer: ServedLayer, source: PostgresSource, initialCount: Int64?, interval: Duration = .seconds(1),
         followsPartialChanges: Bool = true, data: @escaping @Sendable (PostgresSource) -> LayerData?
     ) {
@@ -72,14 +72,14 @@ public final class ServedTable: Sendable {
     }
 
     /// Starts watching the table (on a background queue).
-    public func start() { watcher.start() }
+    package func start() { watcher.start() }
 
     /// Stops watching the table.
-    public func stop() { watcher.stop() }
+    package func stop() { watcher.stop() }
 
     /// The number of swaps that kept the cached tiles a change did not reach.
-    public var partialSwaps: Int { swaps.partial.load(ordering: .relaxed) }
+    package var partialSwaps: Int { swaps.partial.load(ordering: .relaxed) }
 
     /// The number of whole swaps (every cached tile dropped).
-    public var wholeSwaps: Int { swaps.whole.load(ordering: .relaxed) }
+    package var wholeSwaps: Int { swaps.whole.load(ordering: .relaxed) }
 }

@@ -1,7 +1,7 @@
 import CPNG
 import Foundation
 @_spi(Benchmark) import HeatmapCore
-@_spi(Benchmark) import HeatmapKit
+import HeatmapKit
 import HeatmapWebP
 
 /// One tile in every format: bytes and encode time (medians, milliseconds) of today's RGBA PNG

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// PNG size and time for the encoder settings worth keeping, on real tiles.

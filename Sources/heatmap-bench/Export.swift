@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 import HeatmapKit
 
 /// Writes the benchmark's points for other tools to render the same data, and what they need

@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 import HeatmapKit
 
 /// The peak memory of building an index, measured in a fresh process.

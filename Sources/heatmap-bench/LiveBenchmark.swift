@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 import HeatmapKit
 
 /// Live points (`--only live`): an append of 1% of the data to a running layer against a full

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 @_spi(Benchmark) import HeatmapPostgres
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 import HeatmapKit
 
 /// The benchmark's data: Gaussian clusters over North America plus 10% uniform background,

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import HeatmapCore
 import HeatmapKit
 import Synchronization
 

@@ -2,6 +2,8 @@
 struct ArgumentList {
     private(set) var positionals: [String] = []
     private var options: [String: String] = [:]
+    /// Every option with a value, in the order given (a repeated one each time).
+    private(set) var given: [(name: String, value: String)] = []
     private var flags: Set<String> = []
 
     /// Splits `arguments`; `valued` names the options that take a value, `flagNames` those
@@ -30,6 +32,7 @@ struct ArgumentList {
                     i += 1
                 }
                 options[name] = value
+                given.append((name, value ?? ""))
             } else {
                 throw .usage("unknown option --\(name)")
             }

@@ -47,10 +47,9 @@ struct ImageCommand {
         let list = try ArgumentList(
             arguments,
             valued: DataArguments.valued.union([
-                "center", "zoom", "size", "scale", "base", "base-tile-size", "radius", "opacity", "max-intensity",
+                "center", "zoom", "size", "scale", "base", "base-tile-size",
                 "output",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(ImageFormatArguments.valued)
-                .union(AnimationArguments.valued),
+            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued),
             flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
@@ -73,7 +72,7 @@ struct ImageCommand {
             throw .usage(error.description)
         }
         settings = .paletteDefault
-        try DrawingArguments.apply(list, to: &settings)
+        try SettingArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {

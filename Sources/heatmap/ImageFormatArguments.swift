@@ -6,15 +6,13 @@ import HeatmapWebP
 /// (a palette image whenever the tile allows), or WebP, lossless unless a quality is given.
 struct ImageFormatArguments: Sendable, Hashable {
     /// The option names, each taking a value.
-    static let valued: Set<String> = ["format", "webp-quality"]
+    static let valued: Set<String> = Set(["format"] + SettingsSchema.encoding.map(\.name))
 
-    /// The lines of `--help` that explain them (`extra`: another format the command takes).
+    /// The lines of `--help` that explain them (`extra`: another format the command takes);
+    /// `--webp-quality`'s from its row of ``SettingsSchema``.
     static func help(extra: String = "") -> String {
-        """
-          --format F         png (default)\(extra) or webp: lossless WebP, the same pixels
-          --webp-quality N   with --format webp: lossy WebP at quality 0...100 (90 is a good
-                             start; alpha stays lossless)
-        """
+        "  --format F         png (default)\(extra) or webp: lossless WebP, the same pixels\n"
+            + SettingArguments.help(SettingsSchema.encoding)
     }
 
     var format: TileImageFormat
@@ -27,9 +25,13 @@ struct ImageFormatArguments: Sendable, Hashable {
     /// - Throws: ``CommandError`` naming the option and what it takes.
     static func parse(_ list: ArgumentList, others: [String] = []) throws(CommandError) -> ImageFormatArguments? {
         let text = list.text("format") ?? "png"
-        let quality = try list.integer("webp-quality")
-        if let quality, !WebPEncoder.qualityRange.contains(quality) {
-            throw .usage("--webp-quality is a whole number in 0...100, got \(quality)")
+        var quality: Int?
+        if let given = list.text(SettingsSchema.webpQuality.name) {
+            do {
+                quality = try SettingsSchema.webpQuality(given)
+            } catch {
+                throw .usage(error.description)
+            }
         }
         if others.contains(text) {
             guard quality == nil else { throw .usage("--webp-quality goes with --format webp") }

@@ -1,16 +1,17 @@
+import HeatmapCore
 import HeatmapKit
 
 extension InfoCommand {
     /// `--radius-meters M` and `--radius-latitude LAT`, checked as `tile` checks them; the
     /// latitude only with metres, and metres not with `--radius`.
-    static func meters(_ list: ArgumentList, radius: Int) throws(CommandError) -> (Double?, Double?) {
-        let meters = try list.number("radius-meters")
-        let latitude = try list.number("radius-latitude")
+    static func meters(_ list: ArgumentList, given: HeatmapSettings) throws(CommandError) -> (Double?, Double?) {
+        let meters = given.radiusMeters
+        let latitude = given.radiusLatitude
         if latitude != nil, meters == nil { throw .usage("--radius-latitude needs --radius-meters") }
         if meters != nil, list.text("radius") != nil {
             throw .usage("--radius and --radius-meters are two radii: give one")
         }
-        var settings = HeatmapSettings(radius: radius)
+        var settings = HeatmapSettings(radius: given.radius)
         settings.radiusMeters = meters
         settings.radiusLatitude = latitude
         do {

@@ -51,10 +51,9 @@ struct InfoCommand {
         }
         dataPath = list.positionals.first ?? ""
         options = try DataArguments.options(list)
-        radius = try list.integer("radius") ?? 20
-        guard HeatmapSettings.radiusRange.contains(radius) else {
-            throw .usage("radius \(radius) is outside 10...50 points")
-        }
+        // The settings' options read as every command and query parameter reads them.
+        let given = try SettingArguments.overrides(list).applied(to: .default)
+        radius = given.radius
         scale = try list.integer("scale") ?? 1
         guard (1...3).contains(scale) else { throw .usage("--scale is 1, 2 or 3, got \(scale)") }
         zooms = []
@@ -65,11 +64,8 @@ struct InfoCommand {
             zooms.append(zoom)
         }
         json = list.flag("json")
-        (radiusMeters, radiusLatitude) = try Self.meters(list, radius: radius)
-        percentile = try list.number("max-percentile")
-        if let p = percentile, !IntensityPercentile.isValid(p) {
-            throw .usage("--max-percentile is a number above 0 and at most 100, got \(p)")
-        }
+        (radiusMeters, radiusLatitude) = try Self.meters(list, given: given)
+        percentile = given.maximumPercentile
     }
 
     /// The report as printed with `--json`.

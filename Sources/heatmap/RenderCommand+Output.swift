@@ -20,21 +20,13 @@ extension RenderCommand {
         return legends
     }
 
-    func metadata(_ file: PointFile, legends: [String: TileLegend]? = nil) -> TileMetadata {
-        let centre = file.index.latitudeRange.map { ($0.lowerBound + $0.upperBound) / 2 } ?? 0
-        var options = recorded
-        options["points"] = String(file.index.count)
-        return metadata(
-            bounds: file.report.bounds, points: file.index.count, centreLatitude: centre,
-            source: ServeCommand.layerName(dataPath), options: options, legends: legends)
-    }
-
     /// The archive's metadata for `points` whose bounds are `bounds`, from `source` (named in
     /// the description), with the recorded `options`.
     func metadata(
         bounds dataBounds: PointBounds?, points: Int, centreLatitude centre: Double, source: String,
-        options: [String: String], legends: [String: TileLegend]?
+        options: [String: String], legends: [String: TileLegend]?, settings: HeatmapSettings? = nil
     ) -> TileMetadata {
+        let settings = settings ?? self.settings
         var padding = settings.radius
         if settings.radiusMeters != nil {
             // The reach at the lowest zoom, in points (pixels at scale 1).

@@ -10,6 +10,8 @@ import HeatmapTiles
 struct RenderCommand {
     static let usage = """
         usage: heatmap render DATA --zoom A-B --output heat.mbtiles|heat.pmtiles|DIR/
+               heatmap render --config FILE.json --layer NAME --zoom A-B --output OUT
+               heatmap render [DATA] --layer NAME=FILE|URL_TEMPLATE... [--layer NAME] --zoom A-B --output OUT
                heatmap render --postgres URL --table T --zoom A-B --output OUT [--where SQL] [the same options]
                               [--radius N] [--opacity F] [--gradient G] [--max-intensity M]
                               [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
@@ -17,15 +19,22 @@ struct RenderCommand {
                               [--value-range LO,HI] [--value COL]
                               [--scale 1|2|3] [--bounds W,S,E,N] [--jobs N] [--name NAME]
                               [--attribution TEXT] [--format png|webp] [--webp-quality N]
-                              [--quiet] [--force] [--resume]
+                              [--quiet] [--force] [--resume] [--upstream-timeout S]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
-          DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
+          DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input;
+                             or tiles heatmap render wrote (heat.mbtiles, heat.pmtiles, a folder)
+          --layer NAME=FILE|URL  a layer as serve takes it (repeatable): points, an archive, or tiles
+                             from a URL template (https://host/{z}/{x}/{y}.png, file:///dir/{z}/{x}/{y}.png)
+          --layer NAME       the layer to render when there are several: a layer, a stack of the
+                             configuration, or a+b (b over a), as the server's URLs name them
+          --config FILE      the layers and stacks of heatmap serve's configuration file
           --zoom A-B         the zoom levels to render, 0...22 (or one level, --zoom 5)
           --output OUT       .mbtiles (MBTiles 1.3), .pmtiles (PMTiles v3), or a folder of
                              {z}/{x}/{y}.png ({y}@2x.png at --scale 2; .webp with --format webp)
           --radius, --opacity, --max-intensity, --gradient, --color-map-size, --color-scale,
-          --min-zoom-intensity, --max-zoom-intensity, --radius-meters, --radius-latitude,
-          --aggregate, --min-density, --value-range   as for heatmap tile
+          --min-zoom-intensity, --max-zoom-intensity, --max-percentile, --radius-meters,
+          --radius-latitude, --aggregate, --min-density, --value-range   as for heatmap tile (a
+                             layer of the configuration: its own keys win, as in serve)
           --scale S          1, 2 or 3: tiles of 256, 512 or 768 pixels (default 1)
           --bounds W,S,E,N   only the tiles that meet this area (degrees; W > E crosses 180°)
           --jobs N           render threads (default: every core)
@@ -37,8 +46,11 @@ struct RenderCommand {
           --statement-timeout S   with --postgres: cancel a query slower than S seconds (default none)
         \(DataArguments.help)
         \(PostgresArguments.help)
-        Only tiles whose area padded by the radius holds weight are visited; empty tiles are not
-        stored. Ctrl-C stops after the tiles under way and keeps them (MBTiles, folders).
+        The tiles are the bytes heatmap serve answers for the layer. Only tiles whose area padded by
+        the radius holds weight are visited (a stack: any of its layers'); a layer that cannot say
+        which tiles are empty (a URL layer, an archive) walks every tile that meets --bounds, which
+        it then needs. Empty tiles are not stored. Ctrl-C stops after the tiles under way and keeps
+        them (MBTiles, folders).
         """
 
     var dataPath: String
@@ -60,18 +72,53 @@ struct RenderCommand {
     var postgres: (ConnectionString, PostgresTable)?
     /// `--statement-timeout S` with `--postgres`, in seconds; `nil` for none.
     var statementTimeout: Double?
+    /// The layers given (files, `--layer NAME=…`, `--config`), without `--postgres`.
+    var layers: LayerArguments?
+    /// `--layer NAME`: the layer, stack or `a+b` to render.
+    var selected: String?
 
     init(_ arguments: [String]) throws(CommandError) {
+        var rest: [String] = []
+        var named: [String] = []
+        var selected: String?
+        var i = 0
+        while i < arguments.count {
+            var value: String?
+            if arguments[i] == "--layer" {
+                guard i + 1 < arguments.count else { throw .usage("option --layer needs NAME or NAME=FILE") }
+                value = arguments[i + 1]
+                i += 2
+            } else if arguments[i].hasPrefix("--layer=") {
+                value = String(arguments[i].dropFirst(8))
+                i += 1
+            } else {
+                rest.append(arguments[i])
+                i += 1
+            }
+            guard let value else { continue }
+            if value.contains("=") {
+                named.append(value)
+            } else {
+                guard selected == nil else { throw .usage("render draws one layer: --layer \(value) is a second") }
+                selected = value
+            }
+        }
+        self.selected = selected
         let list = try ArgumentList(
-            arguments,
-            valued: DataArguments.valued.union(PostgresArguments.valued).union([
-                "zoom", "output", "radius", "opacity", "gradient", "max-intensity", "scale", "bounds", "jobs", "name",
-                "attribution",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(ImageFormatArguments.valued),
+            rest,
+            valued: LayerArguments.valued.union([
+                "zoom", "output", "scale", "bounds", "jobs", "name", "attribution", "statement-timeout",
+            ]).union(ImageFormatArguments.valued),
             flags: DataArguments.flags.union(["quiet", "force", "resume"]))
         postgres = try PostgresArguments.table(list)
-        guard list.positionals.count == (postgres == nil ? 1 : 0) else {
-            let what = postgres == nil ? "DATA" : "no DATA with --postgres"
+        let given = named.count + (list.text("config") == nil ? 0 : 1)
+        guard
+            postgres == nil
+                ? list.positionals.count <= 1 && (list.positionals.count == 1 || given > 0)
+                : list.positionals.isEmpty && given == 0 && selected == nil
+        else {
+            let what =
+                postgres == nil ? "DATA (or --layer, --config)" : "no DATA with --postgres (nor --layer or --config)"
             throw .usage("render needs \(what), got \(list.positionals.count) arguments\n\(Self.usage)")
         }
         try Self.refuseWithPostgres(list, postgres: postgres != nil)
@@ -81,7 +128,10 @@ struct RenderCommand {
             }
             statementTimeout = seconds > 0 ? seconds : nil
         }
-        dataPath = list.positionals.first ?? postgres?.1.name ?? ""
+        if postgres == nil {
+            layers = try LayerArguments(list, named: named)
+        }
+        dataPath = list.positionals.first ?? postgres?.1.name ?? selected ?? ""
         guard let output = list.text("output"), !output.isEmpty else {
             throw .usage("render needs --output heat.mbtiles, heat.pmtiles or a folder")
         }
@@ -100,7 +150,7 @@ struct RenderCommand {
         guard (1...3).contains(scale) else { throw .usage("--scale is 1, 2 or 3, got \(scale)") }
         settings = .paletteDefault
         gradientText = list.text("gradient") ?? "default"
-        try DrawingArguments.apply(list, to: &settings)
+        try SettingArguments.apply(list, to: &settings)
         do {
             try settings.validate()
         } catch {
@@ -124,9 +174,12 @@ struct RenderCommand {
             "max-intensity": settings.maximumIntensity.map { String($0) } ?? "auto",
             "bounds": list.text("bounds") ?? "",
         ]
-        for key in AppearanceArguments.valued.union(KernelArguments.valued) where key != "gradient" {
+        for key in SettingArguments.valued where key != "gradient" {
             if let value = list.text(key) { recorded[key] = value }
         }
+        if let selected { recorded["layer"] = selected }
+        if !named.isEmpty { recorded["layers"] = named.joined(separator: " ") }
+        if let config = list.text("config") { recorded["config"] = config }
         for key in DataArguments.valued { if let value = list.text(key) { recorded[key] = value } }
         for key in ["geometry", "where"] { if let value = list.text(key) { recorded[key] = value } }
         if list.flag("skip-invalid") { recorded["skip-invalid"] = "yes" }
@@ -168,24 +221,15 @@ struct RenderCommand {
                     + (kind == .pmtiles ? "" : ", --resume continues an interrupted render"))
         }
         if let (connection, table) = postgres { return try runPostgres(connection, table) }
-        let file = try DataArguments.read(dataPath, options: options)
-        let layer = DataArguments.layer(file, settings: settings, cacheBytes: 0)
-        let walk: PyramidWalk
-        do {
-            walk = try PyramidWalk(index: file.index, zooms: zooms, scale: scale, area: area) {
-                (zoom) throws(HeatmapError) in try layer.kernelRadius(zoom: zoom, scale: scale)
-            }
-        } catch {
-            throw CommandError(error.description)
-        }
-        try render(layer: layer, walk: walk, metadata: try metadata(file, legends: legends(layer)))
+        guard let layers else { return }
+        try run(layers)
     }
 
     /// Renders the walk's tiles through `layer` into the output, with the progress display,
     /// Ctrl-C handling and summary; `failed` words a failure (the PostgreSQL source says when
     /// the table changed).
     func render(
-        layer: HeatmapTileLayer, walk: PyramidWalk, metadata: TileMetadata,
+        layer: any TileLayer, walk: PyramidWalk, metadata: TileMetadata,
         failed: (String) -> String = { $0 }
     ) throws(CommandError) {
         let sink = try makeSink(metadata)

@@ -74,22 +74,15 @@ struct ServeCommand {
 
     var host = "127.0.0.1"
     var port = 8080
-    var layers: [(name: String, file: String, settings: HeatmapSettings)] = []
-    var urlLayers: [(name: String, template: String)] = []
-    var stacks: [StackDefinition] = []
-    var upstreamTimeout = 10.0
+    /// The layers and stacks served.
+    var layers: LayerArguments
     var options = ServerOptions()
     var limits = HTTPLimits()
-    var readOptions = PointReadOptions()
-    var postgres: (connection: ConnectionString, table: PostgresTable, name: String, settings: HeatmapSettings)?
     var statementTimeout: Double = 30
     /// Whether to reload layers whose data files change.
     var watch = true
     /// `--access-log`: the file (`-` for standard output), or `nil` for no log.
     var accessLogPath: String?
-    /// The value column of each data file whose layer in the configuration names one
-    /// (`"value"`), instead of `--value`.
-    var valueColumns: [String: String] = [:]
 
     init(_ arguments: [String]) throws(CommandError) {
         if arguments.contains("--help") || arguments.contains("-h") { throw .usage(Self.usage) }
@@ -111,22 +104,13 @@ struct ServeCommand {
         }
         let list = try ArgumentList(
             rest,
-            valued: DataArguments.valued.union(PostgresArguments.valued).union([
-                "port", "host", "radius", "opacity", "gradient", "max-intensity", "config", "cache-mb", "cache-control",
-                "attribution", "max-connections", "base-map", "upstream-timeout", "empty-tile",
-                "document-cache-control", "access-log",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(Self.timeoutFlags)
-                .union(Self.writeValued),
+            valued: LayerArguments.valued.union([
+                "port", "host", "cache-mb", "cache-control", "attribution", "max-connections", "base-map",
+                "empty-tile", "document-cache-control", "access-log",
+            ]).union(Self.timeoutFlags).union(Self.writeValued),
             flags: DataArguments.flags.union(["no-cors", "no-watch"]))
-        readOptions = try DataArguments.options(list)
-        var config = ServeConfiguration()
-        if let path = list.text("config") {
-            do {
-                config = try ServeConfiguration.load(path: path)
-            } catch {
-                throw CommandError(error.description)
-            }
-        }
+        layers = try LayerArguments(list, named: named)
+        let config = layers.config
         host = list.text("host") ?? config.host ?? host
         accessLogPath = try Self.accessLogPath(list.text("access-log"))
         port = try list.integer("port") ?? config.port ?? port
@@ -157,72 +141,11 @@ struct ServeCommand {
         // Bodies are read only for requests that carry the token (none without a token file).
         limits.bodiesNeedToken = true
         limits.bodyToken = options.writeToken
-        do {
-            var base = try configDefaults(config, path: list.text("config") ?? "")
-            try DrawingArguments.apply(list, to: &base)
-            try KernelArguments.check(base, options: readOptions, postgres: list.text("postgres") != nil)
-            try base.validate()
-            for file in list.positionals { layers.append((try Self.defaultLayerName(ofFile: file), file, base)) }
-            if let (connection, table) = try PostgresArguments.table(list) {
-                let name = try list.text("layer-name") ?? Self.defaultLayerName(ofTable: table.baseName)
-                postgres = (connection, table, name, base)
-            }
-            statementTimeout = try list.number("statement-timeout") ?? statementTimeout
-            guard statementTimeout >= 0 else { throw CommandError.usage("--statement-timeout must be ≥ 0 seconds") }
-            for pair in named {
-                guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
-                    throw CommandError.usage("--layer expects NAME=FILE, got \"\(pair)\"")
-                }
-                let (name, value) = (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
-                if Self.isURL(value) { urlLayers.append((name, value)) } else { layers.append((name, value, base)) }
-            }
-            try addConfigLayers(config, path: list.text("config") ?? "", base: base)
-            stacks = config.stacks ?? []
-            upstreamTimeout = try list.number("upstream-timeout") ?? config.upstreamTimeout ?? upstreamTimeout
-            guard upstreamTimeout.isFinite, (0.1...3600).contains(upstreamTimeout) else {
-                throw CommandError.usage("--upstream-timeout \(upstreamTimeout) is outside 0.1...3600 seconds")
-            }
-        } catch let error as CommandError {
-            throw error
-        } catch {
-            throw .usage("\(error)")
-        }
-        guard !layers.isEmpty || !urlLayers.isEmpty || postgres != nil else {
+        statementTimeout = try list.number("statement-timeout") ?? statementTimeout
+        guard statementTimeout >= 0 else { throw CommandError.usage("--statement-timeout must be ≥ 0 seconds") }
+        guard !layers.files.isEmpty || !layers.urlLayers.isEmpty || layers.postgres != nil else {
             throw .usage("serve needs at least one DATA file\n\(Self.usage)")
         }
-    }
-
-    /// A file's name without folder and extension: `data/police.json` (or `.json.gz`) is `police`.
-    static func layerName(_ path: String) -> String {
-        var file = path.split(separator: "/").last.map(String.init) ?? path
-        if file.hasSuffix(".gz") { file.removeLast(3) }
-        guard let dot = file.lastIndex(of: "."), dot != file.startIndex else { return file }
-        return String(file[..<dot])
-    }
-
-    /// Whether a file is pre-rendered tiles (`.mbtiles`, `.pmtiles` or a folder), not points.
-    static func isArchive(_ path: String) -> Bool {
-        var isFolder: ObjCBool = false
-        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue { return true }
-        let lower = path.lowercased()
-        return lower.hasSuffix(".mbtiles") || lower.hasSuffix(".pmtiles")
-    }
-
-    /// Opens pre-rendered tiles.
-    static func open(_ path: String) throws(LayerLoadError) -> any TileArchiveReader {
-        do {
-            return try TileArchive.open(path)
-        } catch {
-            throw LayerLoadError(error.description)
-        }
-    }
-
-    /// The one place data files are read, for start and for reloads, with the data options.
-    static func load(_ path: String, options: PointReadOptions) throws(LayerLoadError) -> LayerData {
-        let data = try LayerData.load(path: path, options: options)
-        if let summary = data.skipSummary { StandardStreams.error("heatmap: \(summary)\n") }
-        if let summary = data.longRowSummary { StandardStreams.error("heatmap: \(summary)\n") }
-        return data
     }
 
     func run() throws(CommandError) {
@@ -232,26 +155,15 @@ struct ServeCommand {
         let service: TileService
         let accessLog = try openAccessLog()
         do {
-            var served: [ServedLayer] = []
-            var stored: [StoredLayer] = []
-            for layer in layers {
-                if Self.isArchive(layer.file) {
-                    stored.append(try StoredLayer(name: layer.name, source: layer.file, reader: Self.open(layer.file)))
-                    continue
-                }
-                let data = try Self.load(layer.file, options: readOptions(for: layer.file))
-                served.append(
-                    try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
-            }
-            if let postgres {
+            var (served, stored, hosted) = try layers.fileLayers()
+            if let postgres = layers.postgres {
                 let table = try Self.tableLayer(
-                    postgres, statementTimeout: statementTimeout, valueColumn: readOptions.valueColumn)
+                    postgres, statementTimeout: statementTimeout, valueColumn: layers.readOptions.valueColumn)
                 served.append(table.layer)
                 tables.append(table)
             }
             service = try TileService(
-                layers: served, stored: stored, hosted: try hostedURLLayers(), stacks: stacks, options: options,
-                stats: stats)
+                layers: served, stored: stored, hosted: hosted, stacks: layers.stacks, options: options, stats: stats)
             server = try HTTPServer(
                 host: host, port: port, limits: limits, responder: service, stats: stats, accessLog: accessLog)
         } catch let error as LayerLoadError {
@@ -265,20 +177,20 @@ struct ServeCommand {
         }
         server.start()
         let address = host.contains(":") ? "[\(host)]" : host
-        let names =
-            (layers.map(\.name) + [postgres?.name].compactMap { $0 } + urlLayers.map(\.name) + stacks.map(\.name))
-            .joined(separator: ", ")
+        let names = layers.names.joined(separator: ", ")
         // The signals are handled before the line that says the server is up: whoever waits for it
         // may stop the server at once, and a SIGTERM pending (blocked by the parent's mask) when
         // handleSignals sets SIG_IGN would be discarded, leaving the server running.
         let sources = Self.handleSignals(
-            server: server, service: service, options: readOptions, valueColumns: valueColumns, accessLog: accessLog)
+            server: server, service: service, options: layers.readOptions, valueColumns: layers.valueColumns,
+            accessLog: accessLog)
         StandardStreams.output("heatmap: serving \(names) on http://\(address):\(server.port)/\n")
         for table in tables { table.start() }
-        let files = service.layers.map(\.source).filter { !$0.isEmpty }
+        let files = service.sources
         let watcher =
             watch
-            ? DataFileWatcher(paths: files) { [readOptions, valueColumns] _ in
+            ? DataFileWatcher(paths: files) {
+                [readOptions = layers.readOptions, valueColumns = layers.valueColumns] _ in
                 StandardStreams.error("heatmap: a data file changed\n")
                 Self.reload(service, options: readOptions, valueColumns: valueColumns)
             } : nil
@@ -294,7 +206,7 @@ struct ServeCommand {
     /// data), and says so, or what failed, on standard error.
     static func reload(_ service: TileService, options: PointReadOptions, valueColumns: [String: String] = [:]) {
         let errors = service.reload { (path) throws(LayerLoadError) in
-            try load(path, options: options.withValueColumn(valueColumns[path]))
+            try LayerArguments.load(path, options: options.withValueColumn(valueColumns[path]))
         }
         let message = errors.isEmpty ? "reloaded" : errors.map(\.description).joined(separator: "\n")
         StandardStreams.error("heatmap: \(message)\n")

@@ -16,11 +16,7 @@ struct TileCommand {
                heatmap tile --postgres URL --table T Z/X/Y[@2x|@3x] [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           Z/X/Y              the tile in the XYZ scheme (0/0/0 is the whole world); @2x for 512 px
-          --radius N         kernel radius in points, 10...50 (default 20)
-          --opacity F        0...1 (default 0.7)
-          --max-intensity M  a fixed normalisation value instead of the zoom's true maximum
-        \(AppearanceArguments.help)
-        \(KernelArguments.help)
+        \(SettingArguments.help)
         \(ImageFormatArguments.help(extra: ", intensity (Float32 little-endian, row-major,\n                             north row first, before normalisation)"))
           --output FILE      where to write (default: standard output)
         \(DataArguments.help)
@@ -41,10 +37,8 @@ struct TileCommand {
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
             arguments,
-            valued: DataArguments.valued.union(PostgresArguments.valued).union([
-                "radius", "opacity", "max-intensity", "output",
-            ]).union(AppearanceArguments.valued).union(KernelArguments.valued).union(ImageFormatArguments.valued),
-            flags: DataArguments.flags)
+            valued: DataArguments.valued.union(PostgresArguments.valued).union(["output"])
+                .union(SettingArguments.valued).union(ImageFormatArguments.valued), flags: DataArguments.flags)
         postgres = try PostgresArguments.table(list)
         let wanted = postgres == nil ? 2 : 1
         guard list.positionals.count == wanted else {
@@ -54,7 +48,7 @@ struct TileCommand {
         dataPath = wanted == 2 ? list.positionals[0] : ""
         tile = try TileAddress(parsing: list.positionals[wanted - 1])
         settings = .paletteDefault
-        try DrawingArguments.apply(list, to: &settings)
+        try SettingArguments.apply(list, to: &settings)
         image = try ImageFormatArguments.parse(list, others: ["intensity"])
         format = image?.format.rawValue ?? "intensity"
         output = list.text("output")

@@ -45,8 +45,8 @@ import Testing
     @Test(
         "bad colour options are usage errors (exit 64) that name the option",
         arguments: [
-            (["--color-scale", "cubic"], "--color-scale"), (["--gradient", "rainbow"], "preset"),
-            (["--color-map-size", "1"], "colorMapSize"), (["--min-zoom-intensity", "23"], "outside 0...22"),
+            (["--color-scale", "cubic"], #"color-scale "cubic""#), (["--gradient", "rainbow"], "preset"),
+            (["--color-map-size", "1"], "color-map-size"), (["--min-zoom-intensity", "23"], "a zoom in 0...22"),
             (["--min-zoom-intensity", "8", "--max-zoom-intensity", "3"], "above"),
         ])
     func badOptions(options: [String], words: String) throws {

@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 import Testing
 
 @testable import HeatmapKit

@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 import HeatmapKit
 import Testing
 

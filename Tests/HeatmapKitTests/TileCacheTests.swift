@@ -1,3 +1,4 @@
+import HeatmapCore
 import Testing
 
 @testable import HeatmapKit

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 import Testing
 

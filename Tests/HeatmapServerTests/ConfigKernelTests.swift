@@ -59,9 +59,10 @@ import Testing
     @Test("a bad key is a usage error naming the file, the layer and the key")
     func badKeysAreNamed() throws {
         for (layer, words) in [
-            (#""radiusMeters": -5"#, "radiusMeters"), (#""radiusLatitude": 95"#, "radiusLatitude"),
-            (#""aggregate": "median""#, "aggregate is sum or mean"), (#""minDensity": -1"#, "minDensity"),
-            (#""valueRange": [5, 1]"#, "valueRange"), (#""valueRange": [1]"#, "valueRange"),
+            (#""radiusMeters": -5"#, "radius-meters \"-5\""), (#""radiusLatitude": 95"#, "radius-latitude"),
+            (#""aggregate": "median""#, "aggregate \"median\" is not sum or mean"),
+            (#""minDensity": -1"#, "min-density"), (#""valueRange": [5, 1]"#, "value-range \"5,1\""),
+            (#""valueRange": [1]"#, "value-range"),
             (#""aggregate": "mean""#, "needs \"value\""),
         ] {
             let (folder, _) = try folder(#"{"layers": [{"name": "p", "file": "priced.csv", \#(layer)}]}"#)
@@ -75,6 +76,6 @@ import Testing
         let (folder, _) = try folder(#"{"defaults": {"minDensity": -2}, "layers": []}"#)
         defer { try? FileManager.default.removeItem(at: folder) }
         let result = try ServeCommandTests().fail(["--config", folder.appendingPathComponent("serve.json").path])
-        #expect(result.status == 64 && result.error.contains("defaults: minDensity"), "\(result.error)")
+        #expect(result.status == 64 && result.error.contains("defaults: min-density"), "\(result.error)")
     }
 }

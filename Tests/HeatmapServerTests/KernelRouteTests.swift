@@ -119,9 +119,10 @@ extension KernelRouteTests {
     func pageControl() throws {
         let servers = try Servers()
         defer { servers.stop() }
-        let page = try servers.client().get("/").text
-        #expect(page.contains("id=\"radius-meters\""))
-        #expect(page.contains("\"&radius-meters=\""))
+        let catalog = try servers.client().get("/catalog").text
+        let control =
+            #"{"kind":"number","label":"or metres","min":0,"name":"radius-meters","placeholder":"off","step":100}"#
+        #expect(catalog.contains(control))
     }
 }
 

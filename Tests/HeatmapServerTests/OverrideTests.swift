@@ -15,17 +15,17 @@ import Testing
     }
 
     @Test func queryOverridesApplyAndKeyTheCache() throws {
-        let overrides = try TileOverrides(query: [
+        let overrides = try SettingOverrides(query: [
             ("radius", "35"), ("opacity", "0.5"), ("gradient", "fire"), ("max", "4"), ("_", "123"),
         ])
         let settings = overrides.applied(to: .default)
         #expect(settings.radius == 35 && settings.opacity == 0.5 && settings.maximumIntensity == 4)
         #expect(settings.gradient == GradientPresets.named("fire"))
-        #expect(overrides.query == "radius=35&opacity=0.5&gradient=fire&max=4.0")
+        #expect(overrides.query == "radius=35&opacity=0.5&gradient=fire&max-intensity=4.0")
         #expect(
-            try TileOverrides(query: [("max", "auto")]).applied(to: HeatmapSettings(maximumIntensity: 3))
+            try SettingOverrides(query: [("max", "auto")]).applied(to: HeatmapSettings(maximumIntensity: 3))
                 .maximumIntensity == nil)
-        #expect(try TileOverrides(query: [("unrelated", "x")]).isEmpty)
+        #expect(try SettingOverrides(query: [("unrelated", "x")]).isEmpty)
 
         let server = try TestServer()
         defer { server.stop() }

@@ -30,9 +30,12 @@ import Testing
 
     @Test("max-percentile= is rounded to 0.1: 99.34 and 99.3 are one value, one search")
     func rounded() throws {
-        #expect(try TileOverrides(query: [("max-percentile", "99.34")]).maximumPercentile == .some(99.3))
-        #expect(try TileOverrides(query: [("max-percentile", "0.01")]).maximumPercentile == .some(0.1))
-        #expect(try TileOverrides(query: [("max-percentile", "100")]).maximumPercentile == .some(100))
+        func percentile(_ text: String) throws -> Double? {
+            try SettingOverrides(query: [("max-percentile", text)]).applied(to: .default).maximumPercentile
+        }
+        #expect(try percentile("99.34") == 99.3)
+        #expect(try percentile("0.01") == 0.1)
+        #expect(try percentile("100") == 100)
         let server = try TestServer()
         defer { server.stop() }
         let client = try server.client(timeout: 60)

@@ -55,7 +55,7 @@ import Testing
         #expect(usage.status == 64 && usage.error.contains("at least one DATA"))
         #expect(try fail([data, "--layer", "nofile"]).status == 64)
         #expect(try fail([data, "--gradient", "rainbow"]).status == 64)
-        #expect(try fail([data, "--radius", "5", "--port", "0"]).error.contains("radius 5"))
+        #expect(try fail([data, "--radius", "5", "--port", "0"]).error.contains(#"radius "5""#))
         #expect(try fail([data, "--port", "70000"]).status == 64)
         let missing = try fail(["/nonexistent/points.json", "--port", "0"])
         #expect(missing.status == 1 && missing.error.contains("/nonexistent/points.json"))

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 import HeatmapTiles
 import Testing

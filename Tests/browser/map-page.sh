@@ -88,7 +88,7 @@ Promise.all([pixels(tile + "png"), pixels(tile + "webp")]).then(function (both) 
 HTML
 timeout 120 "$BROWSER" --headless --no-sandbox --no-first-run --disable-extensions --use-gl=angle --use-angle=swiftshader \
     --enable-unsafe-swiftshader --ignore-gpu-blocklist --allow-file-access-from-files --virtual-time-budget=20000 \
-    --dump-dom "file://$PWD/$ARTIFACTS/webp-pixels.html" >"$ARTIFACTS/webp-pixels-result.html" 2>>"$ARTIFACTS/chromium.log"
+    --dump-dom "file://$(cd "$ARTIFACTS" && pwd)/webp-pixels.html" >"$ARTIFACTS/webp-pixels-result.html" 2>>"$ARTIFACTS/chromium.log"
 RESULT=$(grep -o 'data-webp="[^"]*"' "$ARTIFACTS/webp-pixels-result.html" || echo "no result")
 case "$RESULT" in
     'data-webp="bytes 1048576 differ 0 drawn '[1-9]*) echo "browser test (webp pixels): $RESULT" ;;

@@ -1,5 +1,5 @@
 /// A gradient sampled into a lookup table with opacity applied: what colours a tile.
-public struct ColorMap: Sendable {
+package struct ColorMap: Sendable {
     /// `count * 4` bytes: red, green, blue, alpha of each entry, alpha already times opacity.
     public let entries: [UInt8]
     /// The number of entries: the gradient's `colorMapSize`.

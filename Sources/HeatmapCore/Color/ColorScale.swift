@@ -7,7 +7,7 @@ import Foundation
 /// t < 1, and the last entry for I ≥ M):
 /// - ``linear``: f(t) = t, Google's mapping (the default);
 /// - ``sqrt``: f(t) = √t, so τₑ = (e / (n − 1))²;
-/// - ``log``: f(t) = log(1 + k·t) / log(1 + k) with k = ``logSteepness`` (1000), so
+/// - ``log``: f(t) = log(1 + k·t) / log(1 + k) with k = `logSteepness` (1000), so
 ///   τₑ = ((1 + k)^(e / (n − 1)) − 1) / k: a pixel at 1/1000 of the maximum is a tenth of the
 ///   way up the ramp, one at 1/100 a third (linear: a hundredth), one at 1/10 two thirds.
 public enum ColorScale: String, Sendable, Hashable, CaseIterable {
@@ -19,10 +19,10 @@ public enum ColorScale: String, Sendable, Hashable, CaseIterable {
     case log
 
     /// k of the ``log`` scale.
-    public static let logSteepness = 1000.0
+    package static let logSteepness = 1000.0
 
     /// f(t) for t in 0...1.
-    public func curve(_ t: Double) -> Double {
+    package func curve(_ t: Double) -> Double {
         switch self {
         case .linear: return t
         case .sqrt: return t.squareRoot()
@@ -31,7 +31,7 @@ public enum ColorScale: String, Sendable, Hashable, CaseIterable {
     }
 
     /// f⁻¹(u) for u in 0...1: the share of the maximum at which the ramp reaches u; 1 at u = 1.
-    public func inverse(_ u: Double) -> Double {
+    package func inverse(_ u: Double) -> Double {
         if u >= 1 { return 1 }
         switch self {
         case .linear: return u
@@ -41,7 +41,7 @@ public enum ColorScale: String, Sendable, Hashable, CaseIterable {
     }
 
     /// τₑ for e = 0...count − 1: where each entry of a colour map of `count` entries starts.
-    public func thresholds(count: Int) -> [Double] {
+    package func thresholds(count: Int) -> [Double] {
         let last = Double(max(1, count - 1))
         return (0..<count).map { inverse(Double($0) / last) }
     }

@@ -8,7 +8,7 @@ extension Gradient {
 
     /// The first start point of a perceptual ramp: below it the ramp's first colour fades in from
     /// transparent, as Google's default does below 0.2, so the kernel's faint edge stays clear.
-    public static let presetFadeIn = 0.05
+    package static let presetFadeIn = 0.05
 
     /// A preset gradient by name; `nil` if the name is not in ``presetNames``.
     ///
@@ -55,7 +55,7 @@ extension Gradient {
 
 extension Gradient {
     /// The most colour stops ``parse(_:colorMapSize:)`` takes.
-    public static let maximumParsedStops = 16
+    package static let maximumParsedStops = 16
 
     /// A preset name (``presetNames``) or colours with stops, `0000ff:0.2,ff0000:1` (`#`
     /// optional; 3, 6 or 8 hex digits; at most ``maximumParsedStops``): what `--gradient` and

@@ -66,7 +66,7 @@ public struct Gradient: Sendable, Hashable {
 
     /// The colour of entry `index` of the colour map, before opacity: the gradient at
     /// `index / (colorMapSize - 1)`.
-    public func color(atEntry index: Int) -> RGBAColor {
+    package func color(atEntry index: Int) -> RGBAColor {
         let target = Double(index) / Double(colorMapSize - 1)
         guard let next = startPoints.firstIndex(where: { $0 > target }) else { return colors[colors.count - 1] }
         let to = colors[next]

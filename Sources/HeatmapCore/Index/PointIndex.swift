@@ -10,7 +10,7 @@
 /// the benchmark's 10 million clustered points), which let a dense tile at zooms 0 to 8 cost
 /// its pixels rather than its points, and at most 1 for the run starts of finer levels where
 /// points repeat positions (see `RunStarts`; none for spread data).
-public struct PointIndex: Sendable {
+package struct PointIndex: Sendable {
     /// Morton keys of the points' unit positions, ascending.
     let keys: [UInt64]
     /// The points' weights, in the order of `keys`.
@@ -27,7 +27,7 @@ public struct PointIndex: Sendable {
     /// The number of points indexed.
     public var count: Int { keys.count }
     /// The memory the index holds, in bytes: 20 a point, plus 8, plus the summaries and run starts.
-    public var byteCount: Int {
+    package var byteCount: Int {
         keys.count * 8 + weights.count * 4 + prefix.count * 8 + summaries.byteCount + runStarts.byteCount
     }
 

@@ -3,7 +3,7 @@ extension MeanGrid {
     /// ``ValueIndex``, or a database's per-pixel sums): `density` Σ wᵢ·K and `numerator`
     /// Σ wᵢ·(vᵢ − `lowest`)·K (`nil` when it is empty); a pixel is shown where the density is
     /// above 0 and at least `minimumDensity`, its mean `lowest + numerator / density`.
-    public init(density: IntensityGrid, numerator: IntensityGrid?, lowest: Double, minimumDensity: Double) {
+    package init(density: IntensityGrid, numerator: IntensityGrid?, lowest: Double, minimumDensity: Double) {
         var means = [Float](repeating: .nan, count: density.values.count)
         var shown = false
         if !density.isEmpty {

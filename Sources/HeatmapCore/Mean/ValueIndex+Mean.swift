@@ -16,7 +16,7 @@ public struct MeanGrid: Sendable {
     /// for every pixel when the range is one value), as an intensity grid for a colour map
     /// with M = 1: clear pixels are 0, and t = 0 is the smallest positive float, so that it
     /// takes the first entry rather than none.
-    public func positions(in range: ClosedRange<Double>) -> IntensityGrid {
+    package func positions(in range: ClosedRange<Double>) -> IntensityGrid {
         let low = range.lowerBound
         let span = range.upperBound - range.lowerBound
         var values = [Float](repeating: 0, count: means.count)
@@ -35,7 +35,7 @@ extension ValueIndex {
     /// The mean of every pixel of `rect` where the density Σ wᵢ·K(p − pᵢ) is positive and at
     /// least `minimumDensity`: both channels gathered and convolved as tiles are, so the
     /// result is seamless and exact to float rounding.
-    public func mean(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel, minimumDensity: Double = 0)
+    package func mean(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel, minimumDensity: Double = 0)
         -> MeanGrid
     {
         let density = self.density.intensity(in: rect, space: space, kernel: kernel)

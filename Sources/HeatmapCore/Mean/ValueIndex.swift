@@ -2,14 +2,14 @@
 ///
 ///     mean(p) = Σ wᵢ·vᵢ·K(p − pᵢ) / Σ wᵢ·K(p − pᵢ)
 ///
-/// Two channels over the same keys: ``density``, the points with their weights wᵢ (the
+/// Two channels over the same keys: `density`, the points with their weights wᵢ (the
 /// heatmap's own index), and the points with weights wᵢ·(vᵢ − ``lowest``) ≥ 0, which share
 /// the density's keys. Both go through the one gather and convolution of every tile, so the
 /// numerator and denominator are exact intensities, and
 /// mean = lowest + numerator / density.
 public struct ValueIndex: Sendable {
     /// The points with their weights: the density Σ wᵢ·K, and M(z) if wanted.
-    public let density: PointIndex
+    package let density: PointIndex
     /// The points with weights wᵢ·(vᵢ − lowest), on the density's keys.
     let shiftedValues: PointIndex
     /// The smallest value of a point of positive weight (0 without one).
@@ -42,9 +42,9 @@ public struct ValueIndex: Sendable {
     }
 
     /// The memory the two channels hold, in bytes (their keys counted once).
-    public var byteCount: Int { density.byteCount + shiftedValues.byteCount - density.count * 8 }
+    package var byteCount: Int { density.byteCount + shiftedValues.byteCount - density.count * 8 }
 
-    /// Collects points with values one at a time: the density's ``PointIndex/Builder`` and
+    /// Collects points with values one at a time: the density's `PointIndex/Builder` and
     /// 20 bytes a point more (the key again, the value, the weight) until ``build()``.
     public struct Builder: Sendable {
         private var density: PointIndex.Builder
@@ -66,7 +66,7 @@ public struct ValueIndex: Sendable {
         /// Adds a point and its value.
         ///
         /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` for what
-        ///   ``PointIndex/Builder/append(latitude:longitude:intensity:)`` refuses, and for a
+        ///   `PointIndex/Builder/append(latitude:longitude:intensity:)` refuses, and for a
         ///   value that is not a finite number of at most Float's largest magnitude.
         public mutating func append(latitude: Double, longitude: Double, intensity: Double = 1, value: Double)
             throws(HeatmapError)
@@ -84,7 +84,7 @@ public struct ValueIndex: Sendable {
         /// The index of the points appended; the builder is left empty.
         ///
         /// - Throws: ``HeatmapError/invalidMean(_:)`` when the weights times the values' distance
-        ///   from the lowest value sum above ``PointIndex/maximumTotalWeight``.
+        ///   from the lowest value sum above `PointIndex/maximumTotalWeight`.
         public mutating func build() throws(HeatmapError) -> ValueIndex {
             var lowest = Double.infinity
             var highest = -Double.infinity

@@ -33,7 +33,7 @@ public struct IntensityPercentile: Sendable, Hashable {
     public var tiles: Int
 
     /// Creates a result.
-    public init(percentile: Double, value: Double, zoom: Int, pixels: Int, tiles: Int) {
+    package init(percentile: Double, value: Double, zoom: Int, pixels: Int, tiles: Int) {
         self.percentile = percentile
         self.value = value
         self.zoom = zoom
@@ -43,14 +43,14 @@ public struct IntensityPercentile: Sendable, Hashable {
 
     /// The most pixels one pass may draw before a coarser zoom stands in: 2^28 (4096 tiles of
     /// 256 pixels, 1024 of 512, 455 of 768).
-    public static let defaultPixelLimit = 1 << 28
+    package static let defaultPixelLimit = 1 << 28
 
     /// Whether `p` is a usable percentile: a number in 0 < p ≤ 100.
-    public static func isValid(_ p: Double) -> Bool { p.isFinite && p > 0 && p <= 100 }
+    package static func isValid(_ p: Double) -> Bool { p.isFinite && p > 0 && p <= 100 }
 }
 
 /// Finds an ``IntensityPercentile`` from any source of intensities.
-public enum PercentileSearch {
+package enum PercentileSearch {
     /// The tiles of each zoom from 0 to `zoom` whose area padded by the kernel's reach holds
     /// weight, found level by level from the root (children of the tiles kept only), stopping
     /// before the first zoom with more than `limit` of them.

@@ -2,7 +2,7 @@
 /// `CLLocationCoordinate2D`.
 public struct Coordinate: Sendable, Hashable {
     /// Degrees north of the equator, -90...90. Web Mercator clamps it to
-    /// ±``WebMercator/maximumLatitude`` when drawing.
+    /// ±`WebMercator/maximumLatitude` when drawing.
     public var latitude: Double
     /// Degrees east of Greenwich. Any finite value: the world wraps, so 190 is -170.
     public var longitude: Double

@@ -12,7 +12,7 @@
 /// Below one pixel the reach is 1 pixel; above 128 points (128·s pixels, half a tile) it holds
 /// at 128·s, so at those zooms the heatmap stops growing rather than a tile's cost exploding.
 /// Elsewhere on the map a point's reach on the ground is `metres · cos φ₀ / cos φ`.
-public struct GroundRadius: Sendable, Hashable {
+package struct GroundRadius: Sendable, Hashable {
     /// The radius on the ground at ``latitude``, in metres: finite and above 0.
     public let meters: Double
     /// The reference latitude φ₀ in degrees, clamped to ±``WebMercator/maximumLatitude``.

@@ -3,7 +3,7 @@
 /// At zoom `z` and scale `s` a tile is `256 * s` pixels wide and the world `2^z` tiles,
 /// so a pixel spans `2^(24 - z) / s` units. Pixel `p` holds the units `u` with
 /// `p = floor(u * s / 2^(24 - z))`.
-public struct PixelSpace: Sendable, Hashable {
+package struct PixelSpace: Sendable, Hashable {
     /// The zoom level, 0...``WebMercator/maximumZoom``.
     public let zoom: Int
     /// The device scale: 1, 2 or 3 pixels per point.

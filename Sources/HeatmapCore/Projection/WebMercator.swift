@@ -4,7 +4,7 @@
 /// y grows south from the northern limit. A point's unit coordinates are the floor of its
 /// projected position times 2^32, so every point has one exact integer position that the
 /// index, the renderer and the tests share. One unit is about 9.3 mm at the equator.
-public enum WebMercator {
+package enum WebMercator {
     /// The latitude limit of the square Mercator world, in degrees; latitudes beyond are clamped.
     public static let maximumLatitude = 85.05112878
     /// The number of units across the world, 2^32.

@@ -1,7 +1,7 @@
 /// The definition of the heatmap computed the plain way: every point, no index, in double
 /// precision. The tests check the engine against it and the benchmark measures the engine's
 /// lead over it; it is far too slow for anything else.
-public enum ReferenceRenderer {
+package enum ReferenceRenderer {
     /// The intensity of every pixel of `rect` (row-major, north row first), summing
     /// w · k(px − qx) · k(py − qy) over every point within reach `radius` (pixels), the world
     /// wrapping east-west.

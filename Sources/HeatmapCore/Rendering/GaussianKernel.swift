@@ -1,6 +1,6 @@
 /// The heatmap's kernel in one dimension: k(t) = exp(-t² / (2σ²)) for |t| ≤ R, 0 beyond,
 /// with σ = R / 3. A point of weight w at pixel q adds w · k(px − qx) · k(py − qy) to pixel p.
-public struct GaussianKernel: Sendable, Hashable {
+package struct GaussianKernel: Sendable, Hashable {
     /// R, the reach in pixels: the radius in points times the scale.
     public let radius: Int
     /// k(t) for t = −R...R, so `taps[t + R]` is k(t); `taps.count == 2R + 1`.

@@ -1,6 +1,6 @@
 /// A rectangle of world pixels at some zoom and scale; columns may run past the world's
 /// edges (the world wraps east-west), rows may not be drawn beyond them.
-public struct PixelRect: Sendable, Hashable {
+package struct PixelRect: Sendable, Hashable {
     /// The westmost column.
     public var x: Int
     /// The northmost row.

@@ -1,6 +1,6 @@
 /// SplitMix64: a small, fast, seeded pseudo-random generator, so that samples, tests and
 /// benchmarks see the same numbers on every run and machine. Not for cryptography.
-public struct SplitMix64: RandomNumberGenerator, Sendable {
+package struct SplitMix64: RandomNumberGenerator, Sendable {
     private var state: UInt64
 
     /// Creates a generator whose sequence is fixed by `seed`.

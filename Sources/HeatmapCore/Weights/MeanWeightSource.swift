@@ -3,7 +3,7 @@
 /// states: the density Σ wᵢ from itself, the numerator Σ wᵢ·(vᵢ − LO) from `shiftedValues`.
 /// A layer drawing the mean from such a source asks for both channels through
 /// ``meanIntensities(in:space:kernel:shiftedValues:)`` instead of one after the other.
-public protocol MeanWeightSource: WeightSource {
+package protocol MeanWeightSource: WeightSource {
     /// The intensities of `rect` of the density (this source) and of the numerator
     /// (`shiftedValues`), from one state of the data; the numerator is `nil` when the density
     /// is empty (no pixel is drawn). A `shiftedValues` this source cannot read together with

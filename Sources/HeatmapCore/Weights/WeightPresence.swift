@@ -1,7 +1,7 @@
 /// Whether an area holds weight: what `PyramidWalk`-style walks ask of each tile's padded
 /// area before visiting it (and its children). The in-memory index answers from memory; a
 /// database answers with an `EXISTS` over the rows, never reading them.
-public protocol WeightPresence: Sendable {
+package protocol WeightPresence: Sendable {
     /// What a question can fail with; `Never` for sources in memory.
     associatedtype Failure: Error
 

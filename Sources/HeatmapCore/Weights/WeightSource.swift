@@ -9,7 +9,7 @@
 /// A pixel's weight is the sum of the weights of the points whose fixed-point position (see
 /// ``WebMercator``) falls in it; only pixels of positive weight need be reported, each once
 /// or in parts.
-public protocol WeightSource: Sendable {
+package protocol WeightSource: Sendable {
     /// What a query can fail with; `Never` for sources in memory.
     associatedtype Failure: Error
 
@@ -24,7 +24,7 @@ public protocol WeightSource: Sendable {
 }
 
 /// A rectangle of world pixels inside the world, half open: `columns` × `rows`.
-public struct WeightQuery: Sendable, Hashable {
+package struct WeightQuery: Sendable, Hashable {
     /// The zoom and scale of the pixels.
     public let space: PixelSpace
     /// The columns, inside `0..<space.worldSize`.
@@ -44,7 +44,7 @@ public struct WeightQuery: Sendable, Hashable {
 }
 
 /// Receives the pixel weights a ``WeightSource`` finds for one ``WeightQuery``.
-public struct PixelWeightSink {
+package struct PixelWeightSink {
     var grid: GridSink
     /// The query's columns and rows: positions outside are refused.
     let columns: Range<Int>

@@ -1,6 +1,6 @@
 /// Estimates of the heap memory Swift values keep alive, for caches that bound their memory by
 /// counting it: what glibc's `malloc` hands out for arrays and strings, rounded up.
-public enum HeapCost {
+package enum HeapCost {
     /// The memory one allocation of `bytes` takes: 8 bytes of bookkeeping, rounded up to 16,
     /// at least 32 (glibc's malloc on 64-bit systems).
     public static func allocation(_ bytes: Int) -> Int {
@@ -35,5 +35,5 @@ public enum HeapCost {
 extension HeatmapSettings: CacheCost {
     /// The gradient's arrays (shared with other settings of the same gradient, so counted
     /// once too often rather than too rarely).
-    public var cacheCost: Int { HeapCost.array(gradient.colors) + HeapCost.array(gradient.startPoints) }
+    package var cacheCost: Int { HeapCost.array(gradient.colors) + HeapCost.array(gradient.startPoints) }
 }

@@ -1,7 +1,7 @@
 import Synchronization
 
 /// What a ``TileCache`` holds and is keyed by: a value that knows the heap memory it keeps alive.
-public protocol CacheCost: Sendable {
+package protocol CacheCost: Sendable {
     /// The heap memory the value keeps alive, in bytes: the storage of its arrays and strings
     /// (see ``HeapCost``). Its inline size is counted by the cache, with the cache's own
     /// bookkeeping.
@@ -10,7 +10,7 @@ public protocol CacheCost: Sendable {
 
 extension TileResult: CacheCost {
     /// The PNG's storage; nothing for ``noTile``.
-    public var cacheCost: Int { png.map(HeapCost.array) ?? 0 }
+    package var cacheCost: Int { png.map(HeapCost.array) ?? 0 }
 }
 
 /// A bounded, thread-safe cache of encoded tiles that drops the least recently used first.
@@ -19,7 +19,7 @@ extension TileResult: CacheCost {
 /// key conforms to ``CacheCost`` (settings with a gradient do), and the cache's own tables (a
 /// dictionary and a list of entries, at their capacity), so that a cache of many empty tiles
 /// stays within its capacity as one of large tiles does.
-public final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendable {
+package final class TileCache<Key: Hashable & Sendable, Value: CacheCost>: Sendable {
     private let storage: Mutex<LRUStorage<Key, Value>>
     /// The most bytes held; 0 turns the cache off (a server with its own cache does that).
     public let capacityBytes: Int

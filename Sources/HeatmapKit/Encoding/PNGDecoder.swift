@@ -11,7 +11,7 @@ import HeatmapCore
 /// text chunks are ignored, as Pillow does. Errors never crash the process: a corrupt,
 /// truncated or hostile file throws ``PNGError`` saying what is wrong, and nothing is
 /// allocated beyond the image the header announces, once it is within the pixel limit.
-public enum PNGDecoder {
+package enum PNGDecoder {
     /// The default largest image, in pixels, that ``decode(_:maximumPixelCount:)`` accepts:
     /// 2²⁶ pixels (for example 8192×8192), which decodes to 256 MiB of RGBA.
     public static let defaultMaximumPixelCount = 1 << 26

@@ -100,8 +100,7 @@ extension PNGEncoder {
     /// The PNG of `grid` coloured by `map` with the normalisation `maximum`, drawn as the
     /// heatmap layer draws a tile (``encodeColored(width:height:colors:body:)``); `timing`
     /// wraps the colouring, for the benchmark to time it apart from the encoding.
-    @_spi(Benchmark)
-    public static func encodeTile(
+    package static func encodeTile(
         _ grid: IntensityGrid, map: ColorMap, maximum: Double, timing: (() -> Void) -> Void = { $0() }
     ) throws(PNGError) -> [UInt8] {
         let colors = BandColorizer(map, maximum: maximum)

@@ -60,7 +60,7 @@ extension HeatmapTileLayer {
     ///   - values: LO...HI, the values' range over the points of positive weight.
     ///   - settings: every setting at once (default Google's).
     ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
-    public convenience init(
+    package convenience init(
         source: some WeightSource, shiftedValues: some WeightSource, values: ClosedRange<Double>,
         settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20
     ) {
@@ -83,7 +83,7 @@ extension HeatmapTileLayer {
     }
 
     /// Replaces the source and its values, atomically, as ``replaceSource(with:)`` does.
-    public func replaceSource(
+    package func replaceSource(
         with source: some WeightSource, shiftedValues: some WeightSource, values: ClosedRange<Double>
     ) {
         let channel = SourceValues(

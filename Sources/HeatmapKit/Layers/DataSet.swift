@@ -1,4 +1,5 @@
 import Dispatch
+import HeatmapCore
 import Synchronization
 
 /// One version of a layer's points, with its index built once, on first use, and the
@@ -8,7 +9,7 @@ final class DataSet: Sendable {
     /// The points as given, or `nil` when the data set was made from an index.
     private let givenPoints: [WeightedLatLng]?
     /// A source other than an index of points (a database, say), or `nil`.
-    private let external: ExternalSource?
+    let external: ExternalSource?
     /// The points of a layer changed while running (see HeatmapTileLayer+Live.swift), or `nil`.
     let live: LiveData?
     private let built: Mutex<Result<PointIndex, HeatmapError>?>

@@ -1,9 +1,11 @@
+import HeatmapCore
+
 extension HeatmapSettings {
     /// R, the kernel's reach in pixels at a zoom and scale: ``radius`` × scale, or with
     /// ``radiusMeters`` the ``GroundRadius`` at ``radiusLatitude`` (else `centreLatitude`).
     ///
     /// - Throws: ``HeatmapError/invalidGroundRadius(_:)`` for unusable metres or latitude.
-    public func kernelRadius(zoom: Int, scale: Int, centreLatitude: Double) throws(HeatmapError) -> Int {
+    package func kernelRadius(zoom: Int, scale: Int, centreLatitude: Double) throws(HeatmapError) -> Int {
         guard let meters = radiusMeters else { return radius * scale }
         return try GroundRadius(meters: meters, latitude: radiusLatitude ?? centreLatitude)
             .pixels(zoom: zoom, scale: scale)

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 /// How a heatmap is drawn: everything but the data.
 public struct HeatmapSettings: Sendable, Hashable {
     /// The radius of the kernel in points, 10...50. Default 20. At scale s it reaches
@@ -19,7 +21,7 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// Google's `maximumZoomIntensity`: above this zoom, M(z) is the true maximum at this zoom.
     /// `nil` (the default): 22. Equal to ``minimumZoomIntensity``: one maximum for all zooms.
     public var maximumZoomIntensity: Int?
-    /// The kernel's radius in ground metres, converted per zoom (see ``GroundRadius``), or `nil`
+    /// The kernel's radius in ground metres, converted per zoom (see `GroundRadius`), or `nil`
     /// (the default) for ``radius`` in points. Set, it wins over ``radius``.
     public var radiusMeters: Double? = nil
     /// The latitude at which ``radiusMeters`` are measured, in degrees, or `nil` (the default)
@@ -35,7 +37,7 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// default) for the smallest and largest value of the data.
     public var valueRange: ClosedRange<Double>? = nil
     /// Normalise by the P-th percentile of the non-zero pixel intensities of the whole zoom
-    /// (0 < P ≤ 100; see ``IntensityPercentile``) instead of the maximum, so one outlier does not
+    /// (0 < P ≤ 100; see `IntensityPercentile`) instead of the maximum, so one outlier does not
     /// wash out the map; `nil` (the default): the maximum. Ignored with ``maximumIntensity``.
     public var maximumPercentile: Double?
 
@@ -59,7 +61,7 @@ public struct HeatmapSettings: Sendable, Hashable {
     /// ``minimumZoomIntensity``...``maximumZoomIntensity``. Between them every zoom has its own
     /// exact maximum (nothing is interpolated, as in Google's Android utility); beyond them the
     /// end zoom's maximum holds.
-    public func normalizationZoom(_ zoom: Int) -> Int {
+    package func normalizationZoom(_ zoom: Int) -> Int {
         var clamped = zoom
         if let low = minimumZoomIntensity { clamped = max(clamped, low) }
         if let high = maximumZoomIntensity { clamped = min(clamped, high) }

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension HeatmapTileLayer {
     /// The raw intensities of a tile, before normalisation and colour, for checking and
     /// analysis; `nil` when nothing lies within reach (``TileResult/noTile``).
@@ -16,7 +18,7 @@ extension HeatmapTileLayer {
     }
 
     /// M(z): the normalisation value used at a zoom and scale, the fixed
-    /// ``maximumIntensity`` if set, else at ``HeatmapSettings/normalizationZoom(_:)`` the
+    /// ``maximumIntensity`` if set, else at `HeatmapSettings/normalizationZoom(_:)` the
     /// ``HeatmapSettings/maximumPercentile``-th percentile if set, else the data's largest
     /// intensity (0 without data). ``normalizationDetails(zoom:scale:settings:)`` says which.
     public func normalization(zoom: Int, scale: Int = 1) throws(HeatmapError) -> Double {

@@ -1,10 +1,12 @@
+import HeatmapCore
+
 extension HeatmapTileLayer {
     /// Creates a layer over points with values (``ValueIndex``), which can draw
     /// ``Aggregate/mean`` as well as the density.
     ///
     /// - Parameters:
     ///   - values: the points and their values.
-    ///   - settings: every setting at once (default Google's; `aggregate` picks the mean).
+    ///   - settings: every setting at once (default Google's; ``HeatmapSettings/aggregate`` picks the mean).
     ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
     public convenience init(values: ValueIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         self.init(index: values.density, settings: settings, cacheBytes: cacheBytes)
@@ -12,7 +14,7 @@ extension HeatmapTileLayer {
     }
 
     /// Replaces the data with points and values, atomically, as ``replaceData(with:)`` does.
-    public func replaceData(withValues values: ValueIndex) {
+    package func replaceData(withValues values: ValueIndex) {
         update { $0.data = DataSet(values: values) }
     }
 
@@ -37,7 +39,7 @@ extension HeatmapTileLayer {
 
     /// The values at the ends of the ramp for the mean: ``valueRange``, else the data's
     /// smallest and largest value; `nil` when the data have no values.
-    public func meanRange(settings: HeatmapSettings? = nil) throws(HeatmapError) -> ClosedRange<Double>? {
+    package func meanRange(settings: HeatmapSettings? = nil) throws(HeatmapError) -> ClosedRange<Double>? {
         let snapshot = try snapshot(overriding: settings)
         guard let values = snapshot.data.valueBounds else { return nil }
         return snapshot.settings.valueRange ?? values

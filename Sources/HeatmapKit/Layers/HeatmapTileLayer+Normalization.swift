@@ -6,7 +6,7 @@ public enum NormalizationKind: Sendable, Hashable {
     case fixed
     /// The exact maximum intensity at `zoom` (the zoom asked for, clamped to the zoom range).
     case maximum(zoom: Int)
-    /// The P-th percentile of the non-zero pixels (see ``IntensityPercentile``).
+    /// The P-th percentile of the non-zero pixels (see `IntensityPercentile`).
     case percentile(IntensityPercentile)
 }
 
@@ -21,7 +21,7 @@ public struct Normalization: Sendable, Hashable {
     public var zoom: Int?
 
     /// Creates a normalisation value.
-    public init(value: Double, kind: NormalizationKind, zoom: Int?) {
+    package init(value: Double, kind: NormalizationKind, zoom: Int?) {
         self.value = value
         self.kind = kind
         self.zoom = zoom

@@ -5,7 +5,7 @@ extension HeatmapTileLayer {
     /// would first search the zoom for a percentile not yet known: a whole-zoom pass, the
     /// cost a server bounds. Starts nothing; `false` without a percentile, for the mean and
     /// for invalid settings (the tile's own error says why).
-    public func needsPercentileSearch(zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil) -> Bool {
+    package func needsPercentileSearch(zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil) -> Bool {
         guard let snapshot = try? snapshot(overriding: settings), let p = snapshot.settings.maximumPercentile,
             snapshot.settings.maximumIntensity == nil, snapshot.settings.aggregate == .sum
         else { return false }

@@ -1,5 +1,7 @@
+import HeatmapCore
+
 extension HeatmapTileLayer {
-    /// The kernel's radius in ground metres (see ``GroundRadius``), or `nil` (the default) for
+    /// The kernel's radius in ground metres (see `GroundRadius`), or `nil` (the default) for
     /// ``radius`` in points. Set, the reach in pixels follows the zoom: ⌊metres / (metres per
     /// pixel at the reference latitude) + ½⌋, at least 1, at most 128 × scale.
     public var radiusMeters: Double? {

@@ -1,4 +1,5 @@
 import Dispatch
+import HeatmapCore
 
 extension HeatmapTileLayer {
     /// What one request works from: a consistent version of the data and settings.

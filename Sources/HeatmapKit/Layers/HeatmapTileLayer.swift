@@ -1,3 +1,4 @@
+import HeatmapCore
 import Synchronization
 
 /// A heatmap as map tiles, the Swift counterpart of Google's `GMUHeatmapTileLayer`.
@@ -70,7 +71,7 @@ public final class HeatmapTileLayer: Sendable {
     ///   - index: the points, indexed.
     ///   - settings: every setting at once (default Google's).
     ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
-    public init(index: PointIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
+    package init(index: PointIndex, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         state = Mutex(State(data: DataSet(index: index), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
     }
@@ -83,7 +84,7 @@ public final class HeatmapTileLayer: Sendable {
     ///   - source: answers the weight of every occupied pixel of a rectangle.
     ///   - settings: every setting at once (default Google's).
     ///   - cacheBytes: the most memory the cache of encoded tiles may use; default 64 MiB.
-    public init(source: some WeightSource, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
+    package init(source: some WeightSource, settings: HeatmapSettings = .default, cacheBytes: Int = 64 << 20) {
         state = Mutex(
             State(data: DataSet(source: ExternalSource(source)), settings: settings, generation: 0))
         cache = TileCache(capacityBytes: cacheBytes)
@@ -91,13 +92,13 @@ public final class HeatmapTileLayer: Sendable {
 
     /// Replaces the source, atomically, as ``replaceData(with:)`` does (its data changed, say):
     /// the cached tiles and M(z) values are dropped.
-    public func replaceSource(with source: some WeightSource) {
+    package func replaceSource(with source: some WeightSource) {
         update { $0.data = DataSet(source: ExternalSource(source)) }
     }
 
     /// Replaces the data with an index built already, atomically: requests under way finish
     /// on the old data, the next ones see the new; the tile cache is dropped.
-    public func replaceData(with index: PointIndex) {
+    package func replaceData(with index: PointIndex) {
         update { $0.data = DataSet(index: index) }
     }
 

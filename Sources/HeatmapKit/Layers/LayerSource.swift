@@ -7,8 +7,15 @@ import HeatmapCore
 struct ExternalSource: Sendable {
     let intensity: @Sendable (PixelRect, PixelSpace, GaussianKernel) throws(HeatmapError) -> IntensityGrid
     let maximumIntensity: @Sendable (PixelSpace, GaussianKernel) throws(HeatmapError) -> Float
+    /// Whether a rectangle holds weight, when the source can say (see ``WeightPresence``).
+    let holdsWeight: (@Sendable (PixelRect, PixelSpace) throws(HeatmapError) -> Bool)?
 
     init<Source: WeightSource>(_ source: Source) {
+        if let presence = source as? any WeightPresence {
+            holdsWeight = Self.presence(presence)
+        } else {
+            holdsWeight = nil
+        }
         intensity = { (rect, space, kernel) throws(HeatmapError) in
             do throws(Source.Failure) {
                 return try source.intensity(in: rect, space: space, kernel: kernel)
@@ -26,6 +33,18 @@ struct ExternalSource: Sendable {
     }
 
     static func heatmapError(_ error: some Error) -> HeatmapError { HeatmapError(sourceError: error) }
+
+    private static func presence<Presence: WeightPresence>(_ source: Presence)
+        -> @Sendable (PixelRect, PixelSpace) throws(HeatmapError) -> Bool
+    {
+        { (rect, space) throws(HeatmapError) in
+            do throws(Presence.Failure) {
+                return try source.holdsWeight(in: rect, space: space)
+            } catch {
+                throw heatmapError(error)
+            }
+        }
+    }
 }
 
 /// What one version of a layer draws from: its points' index, or another source.

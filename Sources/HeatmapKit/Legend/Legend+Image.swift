@@ -53,7 +53,7 @@ extension Legend {
 }
 
 /// The numbers of a legend: short text, and a 3 × 5 bitmap font to draw it without a font file.
-public enum LegendLabel {
+package enum LegendLabel {
     /// A value in at most 3 significant digits: `0`, `0.25`, `12.5`, `3400`, else with an
     /// exponent, `1.2e-5`, `6.1e+7`.
     public static func text(_ value: Double) -> String {

@@ -33,7 +33,7 @@ public struct Legend: Sendable, Hashable {
     ///   - normalization: M(z) and how it was chosen.
     ///   - settings: the gradient, colour scale and opacity drawn with.
     ///   - stops: how many stops, 2...``maximumStops`` (clamped).
-    public init(
+    package init(
         zoom: Int, scale: Int, normalization: Normalization, settings: HeatmapSettings, stops: Int = defaultStops
     ) {
         self.zoom = zoom
@@ -59,7 +59,7 @@ public struct Legend: Sendable, Hashable {
     /// Stops a legend has unless asked otherwise.
     public static let defaultStops = 5
     /// The most stops a legend has.
-    public static let maximumStops = 64
+    package static let maximumStops = 64
 }
 
 /// One stop of a ``Legend``.
@@ -69,7 +69,7 @@ public struct LegendStop: Sendable, Hashable {
     /// Where on the ramp it sits, e / (n − 1), 0...1 (f(I / M) for the scale's curve f).
     public var fraction: Double
     /// The colour map entry e.
-    public var entry: Int
+    package var entry: Int
     /// The entry's colour, its alpha times the opacity.
     public var color: RGBAColor
 }

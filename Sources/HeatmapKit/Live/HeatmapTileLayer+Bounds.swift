@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension HeatmapTileLayer {
     /// The extent of the layer's points as its index holds them (within 1e-7° of the points
     /// given; `west > east` across the antimeridian, see
@@ -5,7 +7,7 @@ extension HeatmapTileLayer {
     /// from another source. After live removals it is that of the points left.
     ///
     /// - Complexity: O(n), a pass over the points.
-    public var pointBounds: PointBounds? {
+    package var pointBounds: PointBounds? {
         let data = state.withLock { $0.data }
         let indexes: [PointIndex]
         if let live = data.live {

@@ -1,6 +1,8 @@
+import HeatmapCore
+
 /// A tile drawn for a cache outside the layer (a server's), with what its colours depend on
 /// beyond the pixels a change can reach.
-public struct DrawnTile: Sendable, Hashable {
+package struct DrawnTile: Sendable, Hashable {
     /// The tile.
     public var result: TileResult
     /// The M(z) its colours were divided by: `nil` for no tile, and for the mean (whose
@@ -21,7 +23,7 @@ extension HeatmapTileLayer {
     /// live change does not reach (see ``add(_:)``) and checks M(z) before serving them.
     ///
     /// - Throws: ``HeatmapError`` as ``tileFor(x:y:zoom:scale:settings:)``.
-    public func drawTile(x: Int, y: Int, zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
+    package func drawTile(x: Int, y: Int, zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
         throws(HeatmapError) -> DrawnTile
     {
         let snapshot = try snapshot(overriding: settings)
@@ -39,7 +41,7 @@ extension HeatmapTileLayer {
     /// ``normalizationDetails(zoom:scale:settings:)``).
     ///
     /// - Throws: ``HeatmapError`` for invalid settings, data or zoom.
-    public func normalizationValue(zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
+    package func normalizationValue(zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
         throws(HeatmapError) -> Double?
     {
         let snapshot = try snapshot(overriding: settings)
@@ -51,7 +53,7 @@ extension HeatmapTileLayer {
     /// waiting; else `nil`, and its computation starts in the background. `nil` for the mean.
     ///
     /// - Throws: ``HeatmapError`` for invalid settings, data or zoom.
-    public func normalizationIfReady(zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
+    package func normalizationIfReady(zoom: Int, scale: Int = 1, settings: HeatmapSettings? = nil)
         throws(HeatmapError) -> Double?
     {
         let snapshot = try snapshot(overriding: settings)
@@ -67,7 +69,7 @@ extension HeatmapTileLayer {
     ///
     /// - Throws: ``HeatmapError/invalidGroundRadius(_:)`` for a layer drawn from another
     ///   source, whose latitudes are not at hand.
-    public func centreLatitude() throws(HeatmapError) -> Double {
+    package func centreLatitude() throws(HeatmapError) -> Double {
         try snapshot().data.centreLatitude()
     }
 }

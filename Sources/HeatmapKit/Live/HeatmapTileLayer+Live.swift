@@ -15,8 +15,8 @@ extension HeatmapTileLayer {
     /// - Returns: the points added, the layer's point count and its new ``cacheGeneration``.
     /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` naming the first invalid point of
     ///   `points` (by its place in the list), or the one whose weight would bring the layer's
-    ///   sum above ``PointIndex/maximumTotalWeight``; nothing is added then.
-    ///   ``HeatmapError/sourceFailed(_:)`` for a layer drawn from another ``WeightSource``.
+    ///   sum above `PointIndex/maximumTotalWeight`; nothing is added then.
+    ///   ``HeatmapError/sourceFailed(_:)`` for a layer drawn from another `WeightSource`.
     @discardableResult
     public func add(_ points: [WeightedLatLng]) throws(HeatmapError) -> LiveChange {
         let added = try PointIndex(points: points)
@@ -43,7 +43,7 @@ extension HeatmapTileLayer {
     /// - Throws: ``HeatmapError/invalidPoint(index:reason:)`` naming the first point of
     ///   `points` that is invalid or not in the layer (by its place in the list, with its
     ///   coordinate and weight); ``HeatmapError/sourceFailed(_:)`` for a layer drawn from
-    ///   another ``WeightSource``.
+    ///   another `WeightSource`.
     @discardableResult
     public func remove(_ points: [WeightedLatLng]) throws(HeatmapError) -> LiveChange {
         let removal = try PointIndex.Removal(points: points)

@@ -12,7 +12,7 @@ public struct LiveChange: Sendable, Hashable {
     public var tilesDropped: Int
 
     /// Creates a description of a change.
-    public init(count: Int, pointCount: Int, generation: Int, tilesDropped: Int) {
+    package init(count: Int, pointCount: Int, generation: Int, tilesDropped: Int) {
         self.count = count
         self.pointCount = pointCount
         self.generation = generation

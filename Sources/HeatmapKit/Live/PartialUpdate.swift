@@ -1,7 +1,7 @@
 import HeatmapCore
 
 /// Which M(z) a value is: the zoom, the scale and the kernel's reach R in pixels.
-public struct MaximumSlotKey: Sendable, Hashable {
+package struct MaximumSlotKey: Sendable, Hashable {
     /// The zoom M(z) describes.
     public var zoom: Int
     /// The device scale.
@@ -20,7 +20,7 @@ public struct MaximumSlotKey: Sendable, Hashable {
 /// A change of a layer's source that reaches only part of the world: the M(z) values that
 /// are exact for the new data, and which tiles it can alter. A server keeps its other cached
 /// tiles: those the change does not reach, at zooms whose M(z) stayed the same.
-public struct PartialUpdate: Sendable {
+package struct PartialUpdate: Sendable {
     /// M(z) for the new data, exact; a value the old data knew and this leaves out is
     /// computed again when a tile asks for it.
     public var maxima: [MaximumSlotKey: Float]
@@ -37,7 +37,7 @@ public struct PartialUpdate: Sendable {
 
 extension HeatmapTileLayer {
     /// The M(z) values known for the current data (computed by tiles so far).
-    public var knownMaxima: [MaximumSlotKey: Float] {
+    package var knownMaxima: [MaximumSlotKey: Float] {
         state.withLock { $0.data }.knownMaxima
     }
 
@@ -48,7 +48,7 @@ extension HeatmapTileLayer {
     ///
     /// - Returns: the M(z) values the old data knew when it was replaced.
     @discardableResult
-    public func replaceSource(with source: some WeightSource, keeping maxima: [MaximumSlotKey: Float])
+    package func replaceSource(with source: some WeightSource, keeping maxima: [MaximumSlotKey: Float])
         -> [MaximumSlotKey: Float]
     {
         let data = DataSet(source: ExternalSource(source))

@@ -4,7 +4,7 @@
 /// ```swift
 /// let points = try JSONPointReader.read(contentsOf: "police_stations.json")
 /// ```
-public enum JSONPointReader {
+package enum JSONPointReader {
     /// Reads the points of a file in any format ``PointFileReader`` reads (JSON by default,
     /// as in Google's example: `[{"lat": -37.1886, "lng": 145.708, "weight": 2}]`).
     ///

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 extension PointBounds {
     /// The box grown by `pixels` (the kernel's reach: a layer's radius) at `zoom`, in 256-pixel
     /// tiles, so that it holds every pixel a point inside it colours at `zoom` and every deeper
@@ -7,7 +9,7 @@ extension PointBounds {
     /// Longitudes wrap: a box that grows past ±180° comes back as one that crosses the
     /// antimeridian (`west > east`), and one that would span 360° or more is the whole width.
     /// Latitudes are grown in Web Mercator (where pixels are) and end at the poles' ±85.0511°.
-    public func padded(byPixels pixels: Int, atZoom zoom: Int) -> PointBounds {
+    package func padded(byPixels pixels: Int, atZoom zoom: Int) -> PointBounds {
         let world = 256 * Double(1 << min(max(zoom, 0), WebMercator.maximumZoom))
         let margin = Double(max(pixels, 0)) / world
         let degrees = margin * 360
@@ -29,7 +31,7 @@ extension PointBounds {
     /// The box as TileJSON may give it: TileJSON's bounds must not wrap around the antimeridian,
     /// so a box that crosses it (`west > east`) becomes the whole width, -180...180 (a client then
     /// asks for a few tiles more, never misses one that draws).
-    public var withoutWrapping: PointBounds {
+    package var withoutWrapping: PointBounds {
         crossesAntimeridian ? PointBounds(south: south, west: -180, north: north, east: 180) : self
     }
 }

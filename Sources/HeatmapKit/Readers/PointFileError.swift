@@ -14,7 +14,7 @@ public struct PointFileError: Error, Sendable, Hashable, CustomStringConvertible
     public var reason: String
 
     /// Creates an error for a file, or a line and column in it.
-    public init(path: String, line: Int? = nil, column: Int? = nil, reason: String) {
+    package init(path: String, line: Int? = nil, column: Int? = nil, reason: String) {
         self.path = path
         self.line = line
         self.column = column

@@ -10,7 +10,7 @@ extension PointFileReader {
     ///   - name: what errors call the bytes (`request body:3: latitude "91" is out of range …`).
     ///   - options: the format, the columns and whether to skip invalid rows.
     /// - Throws: ``PointFileError`` naming `name`, the line (and column) and what was expected.
-    public static func readPoints(bytes: [UInt8], name: String, options: PointReadOptions) throws(PointFileError)
+    package static func readPoints(bytes: [UInt8], name: String, options: PointReadOptions) throws(PointFileError)
         -> (points: [WeightedLatLng], report: PointFileReport)
     {
         let (path, cleanUp) = try spill(bytes, name: name)

@@ -4,7 +4,7 @@ extension PointFileReader {
     /// instead of indexing them (for loading them elsewhere, a database say): 24 bytes a point.
     ///
     /// - Throws: ``PointFileError`` naming the file, line (and column) and what was expected.
-    public static func readPoints(path: String, options: PointReadOptions = .init()) throws(PointFileError)
+    package static func readPoints(path: String, options: PointReadOptions = .init()) throws(PointFileError)
         -> (points: [WeightedLatLng], report: PointFileReport)
     {
         let input = try ByteInput(path: path)

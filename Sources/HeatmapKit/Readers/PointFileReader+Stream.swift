@@ -15,7 +15,7 @@ extension PointFileReader {
     ///
     /// - Throws: ``PointFileError`` naming the file, line (and column) and what was expected,
     ///   or what `receive` threw.
-    public static func readPoints(
+    package static func readPoints(
         path: String, options: PointReadOptions = .init(), chunkSize: Int = 1 << 15,
         receive: ([WeightedLatLng]) throws(PointFileError) -> Void
     ) throws(PointFileError) -> PointFileReport {

@@ -3,22 +3,22 @@ import HeatmapCore
 /// Points read from a file: the index to draw them and a report of what was read.
 public struct PointFile: Sendable {
     /// The points, indexed for drawing.
-    public var index: PointIndex
+    package var index: PointIndex
     /// Counts, skipped rows, bounds and weights.
     public var report: PointFileReport
     /// The points with their values, when a value column was read
-    /// (``PointReadOptions/valueColumn``); its density is ``index``.
+    /// (``PointReadOptions/valueColumn``); its density is `index`.
     public var values: ValueIndex? = nil
 
     /// Creates a points file's result.
-    public init(index: PointIndex, report: PointFileReport) {
+    package init(index: PointIndex, report: PointFileReport) {
         self.index = index
         self.report = report
     }
 }
 
 /// Reads points from JSON, CSV, TSV, GeoJSON or NDJSON files, plain or gzip-compressed,
-/// streaming into a ``PointIndex`` (about 12 bytes a point while reading, 20 to 26 in the index).
+/// streaming into a `PointIndex` (about 12 bytes a point while reading, 20 to 26 in the index).
 ///
 /// ```swift
 /// let file = try PointFileReader.read(path: "cities.csv", options: .init(weightColumn: "population"))

@@ -2,7 +2,7 @@ extension PointFileReport {
     /// One line for people when CSV or TSV rows have more fields than the header (read, the
     /// extra fields not): `p.csv: 37 rows have more fields than the header's 4 (first on line
     /// 12); the extra fields are not read`, or `nil` when none has.
-    public var longRowSummary: String? {
+    package var longRowSummary: String? {
         guard longRowCount > 0, let line = firstLongRowLine, let header = headerFieldCount else { return nil }
         let name = path == "-" ? "<stdin>" : path
         let rows = longRowCount == 1 ? "1 row has" : "\(longRowCount) rows have"

@@ -5,14 +5,14 @@ extension PointFileReport {
     /// Zoom levels worth viewing the data at, for a kernel radius in points: see
     /// ``SuggestedZooms/range(bounds:points:sample:radius:)``, from the file's bounds, count
     /// and seeded sample of up to 1000 points.
-    public func suggestedZoomRange(radius: Int = 20) -> ClosedRange<Int> {
+    package func suggestedZoomRange(radius: Int = 20) -> ClosedRange<Int> {
         SuggestedZooms.range(bounds: bounds, points: pointsRead, sample: sample, radius: radius)
     }
 }
 
 /// The zooms `heatmap info` suggests, from a data set's bounds, its number of points and a
 /// sample of their positions: one definition for files and database tables.
-public enum SuggestedZooms {
+package enum SuggestedZooms {
     /// Zoom levels worth viewing the data at, for a kernel radius in points.
     ///
     /// - The lowest is the highest zoom at which the bounds still fit in about one tile

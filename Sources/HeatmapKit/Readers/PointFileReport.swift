@@ -1,7 +1,7 @@
 /// What reading a points file found: counts, skipped rows, bounds and weights.
 public struct PointFileReport: Sendable, Hashable {
     /// How many skipped lines ``skippedLines`` keeps.
-    public static let skippedLinesKept = 10
+    package static let skippedLinesKept = 10
 
     /// The file's path as given (`-` for standard input).
     public var path: String
@@ -11,29 +11,29 @@ public struct PointFileReport: Sendable, Hashable {
     public var pointsRead: Int
     /// The number of invalid rows skipped (only with ``PointReadOptions/skipInvalid``).
     public var skippedCount: Int
-    /// The lines of the first few skipped rows (up to ``skippedLinesKept``), in order.
+    /// The lines of the first few skipped rows (up to `skippedLinesKept`), in order.
     public var skippedLines: [Int]
     /// The number of points beyond ±85.05112878° latitude, kept and clamped when drawn.
-    public var clampedLatitudeCount: Int
+    package var clampedLatitudeCount: Int
     /// The number of points of weight 0, kept but drawing nothing.
-    public var zeroWeightCount: Int
+    package var zeroWeightCount: Int
     /// The smallest box holding every point, or `nil` without points.
     public var bounds: PointBounds?
     /// The weights' minimum, maximum, sum and mean, or `nil` without points.
-    public var weights: WeightStatistics?
+    package var weights: WeightStatistics?
     /// Up to 1000 points' positions as world fractions (x east from the antimeridian, y south
     /// from the north), a seeded uniform sample used to estimate the spacing between points.
-    public var sample: [SIMD2<Double>]
+    package var sample: [SIMD2<Double>]
     /// The CSV or TSV rows with more fields than the header, read without their extra fields
     /// (see ``longRowSummary``); 0 for other formats.
-    public var longRowCount = 0
+    package var longRowCount = 0
     /// The line of the first such row, or `nil` when none has more fields.
-    public var firstLongRowLine: Int? = nil
+    package var firstLongRowLine: Int? = nil
     /// The header's number of fields, when a row has more, or `nil`.
-    public var headerFieldCount: Int? = nil
+    package var headerFieldCount: Int? = nil
 
     /// One line for people: `12 rows skipped (lines 4, 9, …)`, or `nil` when none were.
-    public var skipSummary: String? {
+    package var skipSummary: String? {
         guard skippedCount > 0 else { return nil }
         let lines = skippedLines.map(String.init).joined(separator: ", ")
         let more = skippedCount > skippedLines.count ? ", …" : ""
@@ -65,14 +65,14 @@ public struct PointBounds: Sendable, Hashable, Codable {
     }
 
     /// Whether the box crosses the antimeridian (`west > east`).
-    public var crossesAntimeridian: Bool { west > east }
+    package var crossesAntimeridian: Bool { west > east }
 
     /// The box's width in degrees of longitude, 0...360.
-    public var longitudeSpan: Double { crossesAntimeridian ? east + 360 - west : east - west }
+    package var longitudeSpan: Double { crossesAntimeridian ? east + 360 - west : east - west }
 }
 
 /// The minimum, maximum, sum and mean of the weights read.
-public struct WeightStatistics: Sendable, Hashable, Codable {
+package struct WeightStatistics: Sendable, Hashable, Codable {
     /// The smallest weight.
     public var minimum: Double
     /// The largest weight.

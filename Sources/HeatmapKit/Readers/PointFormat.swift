@@ -12,7 +12,7 @@ public enum PointFormat: String, Sendable, CaseIterable {
     case ndjson
 
     /// The format that a file name's extension names (a final `.gz` is looked through), if any.
-    public init?(fileName: String) {
+    package init?(fileName: String) {
         var name = fileName.lowercased()
         if name.hasSuffix(".gz") { name.removeLast(3) }
         guard let dot = name.lastIndex(of: "."), !name[dot...].contains("/") else { return nil }

@@ -29,7 +29,7 @@ extension TileLayer {
 /// Runs tasks' jobs on the global dispatch queue rather than Swift's cooperative pool, so that
 /// tiles are answered even while blocking work (a synchronous layer, a test) holds every thread
 /// of the pool: `Task(executorPreference: DispatchTaskExecutor.shared) { … }`.
-public final class DispatchTaskExecutor: TaskExecutor {
+package final class DispatchTaskExecutor: TaskExecutor {
     /// The one executor.
     public static let shared = DispatchTaskExecutor()
 

@@ -20,12 +20,12 @@ public struct TileRequest: Sendable, Hashable {
     }
 
     /// The number of tiles across the world at this zoom, 2^zoom (0 for an invalid zoom).
-    public var tilesAcross: Int { (0...22).contains(zoom) ? 1 << zoom : 0 }
+    package var tilesAcross: Int { (0...22).contains(zoom) ? 1 << zoom : 0 }
 
     /// Checks that the tile is on the grid and the scale is 1, 2 or 3.
     ///
     /// - Throws: ``TileLayerError/invalidRequest(_:)`` saying which value is wrong.
-    public func validate() throws(TileLayerError) {
+    package func validate() throws(TileLayerError) {
         guard (0...22).contains(zoom) else { throw .invalidRequest("zoom \(zoom) is outside 0...22") }
         guard (1...3).contains(scale) else { throw .invalidRequest("scale \(scale) is not 1, 2 or 3") }
         guard (0..<tilesAcross).contains(x), (0..<tilesAcross).contains(y) else {

@@ -19,7 +19,7 @@ import Synchronization
 /// let map = TileStack([base, heatmap])  // heatmap over base
 /// let tile = try map.tileFor(TileRequest(x: 924, y: 628, zoom: 10, scale: 2))
 /// ```
-public final class TileStack: TileLayer {
+public final class TileStack: CompositeLayer {
     /// The layers, in the order given (drawn in ``TileLayer/zIndex`` order).
     public let layers: [any TileLayer]
     /// The stack's name: given, or its layers' names joined by "+".
@@ -47,7 +47,7 @@ public final class TileStack: TileLayer {
     ///   - layers: the layers, drawn from the lowest ``TileLayer/zIndex`` up.
     ///   - name: the stack's name in errors (default: its members' names joined by `+`).
     ///   - zIndex: the stack's place in a stack of stacks (default 0).
-    ///   - opacity: 0...1 (default 1).
+    ///   - opacity: applied to the composite, 0...1 (default 1).
     ///   - cacheBytes: the most memory cached composites may use; default 64 MiB, 0 for none.
     public init(
         _ layers: [any TileLayer], name: String? = nil, zIndex: Int = 0, opacity: Double = 1,
@@ -178,6 +178,17 @@ public final class TileStack: TileLayer {
     private func finish(_ request: TileRequest, side: Int, members: [Member], answers: [TileResult])
         throws(TileLayerError) -> TileResult
     {
+        let result = try composite(request, side: side, members: members, answers: answers)
+        signature.withLock { seen in
+            if seen == members { cache.insert(result, for: Key(request: request, side: side)) }
+        }
+        return result
+    }
+
+    /// The composite of the layers' answers, drawn with their opacities and zIndex in `members`.
+    private func composite(_ request: TileRequest, side: Int, members: [Member], answers: [TileResult])
+        throws(TileLayerError) -> TileResult
+    {
         if answers.contains(.notAvailableYet) { return .notAvailableYet }
         let order = layers.indices.sorted { (members[$0].zIndex, $0) < (members[$1].zIndex, $1) }
         var inputs: [TileCompositor.Layer] = []
@@ -189,19 +200,39 @@ public final class TileStack: TileLayer {
             let opacity = layer.imagesIncludeOpacity ? 1 : members[index].opacity
             inputs.append(TileCompositor.Layer(image: TileCompositor.resized(image, to: side), opacity: opacity))
         }
-        let result: TileResult
-        if inputs.isEmpty {
-            result = .noTile
-        } else {
-            do {
-                result = .image(try PNGEncoder().encode(TileCompositor.composite(inputs, side: side)))
-            } catch {
-                throw .layerFailed(layer: name, reason: "cannot encode the composite: \(error)")
+        guard !inputs.isEmpty else { return .noTile }
+        do {
+            return .image(try PNGEncoder().encode(TileCompositor.composite(inputs, side: side)))
+        } catch {
+            throw .layerFailed(layer: name, reason: "cannot encode the composite: \(error)")
+        }
+    }
+
+    /// The composite of answers to `request` given by ``layers`` (in their order), as
+    /// ``tileFor(_:)`` draws it but not cached: for callers that ask the layers themselves.
+    ///
+    /// - Throws: ``TileLayerError`` for a request off the grid, an opacity out of range or an
+    ///   image not of its layer's size.
+    package func composite(_ request: TileRequest, answers: [TileResult]) throws(TileLayerError) -> TileResult {
+        try request.validate()
+        guard answers.count == layers.count else {
+            throw .layerFailed(layer: name, reason: "\(answers.count) answers for \(layers.count) layers")
+        }
+        var members: [Member] = []
+        for layer in layers {
+            let opacity = layer.opacity
+            guard opacity.isFinite, (0...1).contains(opacity) else {
+                throw .invalidOpacity(layer: layer.name, opacity: opacity)
             }
+            members.append(Member(generation: 0, opacity: opacity, zIndex: layer.zIndex))
         }
-        signature.withLock { seen in
-            if seen == members { cache.insert(result, for: Key(request: request, side: side)) }
-        }
-        return result
+        return try composite(request, side: try side(scale: request.scale), members: members, answers: answers)
+    }
+
+    /// A layer's answer, its errors named after it, as a stack asks its layers.
+    package static func asking(_ layer: any TileLayer, _ request: TileRequest) async throws(TileLayerError)
+        -> TileResult
+    {
+        try await ask(layer) { try await layer.tile(request) }
     }
 }

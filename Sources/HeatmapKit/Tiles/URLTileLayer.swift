@@ -7,13 +7,13 @@ import Synchronization
 /// - `file://` URLs are read from disk: a missing file is ``TileResult/noTile``; a file that
 ///   cannot be read or is not a PNG of the layer's size is an error naming the layer and path.
 /// - `http://` and `https://` URLs are fetched (URLSession; libcurl in the `heatmap` command on
-///   Linux) with a timeout (default 10 s), at most ``maximumRequestsPerHost`` requests in flight
+///   Linux) with a timeout (default 10 s), at most `maximumRequestsPerHost` requests in flight
 ///   per host (default 6; later requests wait their turn within the same timeout). 204 and 404
 ///   are ``TileResult/noTile``; errors, timeouts, redirects (never followed), other statuses
-///   (5xx, 429, …), bodies beyond ``maximumTileBytes`` (the transfer stops there) and bodies
+///   (5xx, 429, …), bodies beyond `maximumTileBytes` (the transfer stops there) and bodies
 ///   that are not PNG are ``TileResult/notAvailableYet``; a PNG of the wrong size is an error
 ///   naming the layer.
-/// - Images and "no tile" answers are cached (least recently used out, ``cacheBytes``);
+/// - Images and "no tile" answers are cached (least recently used out, `cacheBytes`);
 ///   "not available yet" never is. Requests for a tile being fetched wait for that fetch.
 ///
 /// ```swift
@@ -42,14 +42,14 @@ public final class URLTileLayer: TileLayer {
     /// The side of its images in pixels, 256 (default) or 512 for high-DPI tiles.
     public let tileSize: Int
     /// The longest one tile may take, waiting for a slot included, in seconds.
-    public let timeout: Double
+    package let timeout: Double
     /// The most requests in flight to one host.
-    public var maximumRequestsPerHost: Int { slots.limit }
+    package var maximumRequestsPerHost: Int { slots.limit }
     /// The most memory cached tiles may use.
-    public var cacheBytes: Int { cache.capacityBytes }
+    package var cacheBytes: Int { cache.capacityBytes }
     /// The largest file or response body read, in bytes (default 16 MiB): a response that
     /// announces or grows beyond it is cut off (not available yet), a larger file is an error.
-    public let maximumTileBytes: Int
+    package let maximumTileBytes: Int
 
     private let urlConstructor: URLConstructor
     private let appearance: Mutex<LayerAppearance>
@@ -122,7 +122,7 @@ public final class URLTileLayer: TileLayer {
         cache.removeAll()
     }
 
-    /// The tile: a file read on the caller's thread, a fetch waited for (at most ``timeout``
+    /// The tile: a file read on the caller's thread, a fetch waited for (at most `timeout`
     /// seconds and a little), blocking the caller; from a task, `await tile(_:)` instead.
     public func tileFor(_ request: TileRequest) throws -> TileResult {
         try request.validate()
@@ -134,7 +134,7 @@ public final class URLTileLayer: TileLayer {
         return try waitForTile(timeout: timeout + 1) { try await self.tile(request) }
     }
 
-    /// The tile: a file read, or a fetch of at most ``timeout`` seconds.
+    /// The tile: a file read, or a fetch of at most `timeout` seconds.
     public func tile(_ request: TileRequest) async throws -> TileResult {
         try request.validate()
         let key = Key(x: request.x, y: request.y, zoom: request.zoom)

@@ -1,3 +1,5 @@
+import HeatmapCore
+
 /// A rectangle of the map to draw as one image: its centre, zoom, size in points and scale.
 ///
 /// The image is `width × scale` by `height × scale` pixels of the world at `zoom` and `scale`
@@ -18,7 +20,7 @@ public struct Viewport: Sendable, Hashable {
     public var scale: Int
 
     /// The largest width or height of an image, in pixels.
-    public static let maximumPixels = 4096
+    package static let maximumPixels = 4096
 
     /// A viewport of `width × height` points around `center` at `zoom` and `scale` (default 1).
     public init(center: Coordinate, zoom: Int, width: Int, height: Int, scale: Int = 1) {
@@ -30,16 +32,16 @@ public struct Viewport: Sendable, Hashable {
     }
 
     /// The width of the image in pixels.
-    public var pixelWidth: Int { width.multipliedReportingOverflow(by: scale).partialValue }
+    package var pixelWidth: Int { width.multipliedReportingOverflow(by: scale).partialValue }
     /// The height of the image in pixels.
-    public var pixelHeight: Int { height.multipliedReportingOverflow(by: scale).partialValue }
+    package var pixelHeight: Int { height.multipliedReportingOverflow(by: scale).partialValue }
     /// The side of a tile in pixels, `256 × scale`.
-    public var tileSize: Int { 256 * scale }
+    package var tileSize: Int { 256 * scale }
 
     /// Checks every value.
     ///
     /// - Throws: ``TileLayerError/invalidViewport(_:)`` saying which value is wrong and what is allowed.
-    public func validate() throws(TileLayerError) {
+    package func validate() throws(TileLayerError) {
         guard center.latitude.isFinite, (-90...90).contains(center.latitude) else {
             throw .invalidViewport("latitude \(center.latitude) is outside -90...90")
         }
@@ -58,7 +60,7 @@ public struct Viewport: Sendable, Hashable {
     /// column may lie west of 0 or east of the world's width (it wraps), the row above or below.
     ///
     /// - Precondition: the viewport is valid (see ``validate()``).
-    public var origin: (x: Int, y: Int) {
+    package var origin: (x: Int, y: Int) {
         guard let space = try? PixelSpace(zoom: zoom, scale: scale) else { return (0, 0) }
         let centre = space.pixel(of: center)
         return (centre.x - pixelWidth / 2, centre.y - pixelHeight / 2)

@@ -6,7 +6,7 @@ import Foundation
 ///
 /// Not for two threads at once: a ``PostgresSource`` hands its connections out one caller at
 /// a time.
-public final class PostgresConnection: @unchecked Sendable {
+package final class PostgresConnection: @unchecked Sendable {
     let connection: OpaquePointer
     /// Texts never to show: the passwords of the connection string (`password`,
     /// `sslpassword`), of `PGPASSWORD`, and the ones libpq used (from a service file or

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// What went wrong talking to PostgreSQL, with a message that says what and why. Messages

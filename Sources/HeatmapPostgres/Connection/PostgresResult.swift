@@ -1,7 +1,7 @@
 import CPostgres
 
 /// The rows a statement answered, owning libpq's `PGresult`.
-public final class PostgresResult {
+package final class PostgresResult {
     let handle: OpaquePointer
 
     init(_ handle: OpaquePointer) {

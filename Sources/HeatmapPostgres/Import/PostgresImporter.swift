@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// A load into a table by binary `COPY`, fed a chunk of points at a time, so that memory

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// How `import --shard` splits a table over its shards: RANGE partitions of the Z-order

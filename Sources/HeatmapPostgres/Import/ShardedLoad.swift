@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// A sharded import under way (``PostgresShardedImport``): the coordinator's connection and an

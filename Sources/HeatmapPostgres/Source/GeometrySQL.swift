@@ -70,17 +70,17 @@ enum GeometrySQL {
 }
 
 /// Why rows of a geometry column draw nothing, as `heatmap info` reports them.
-public struct PostgresGeometryCounts: Sendable, Hashable, Codable {
+package struct PostgresGeometryCounts: Sendable, Hashable, Codable {
     /// Rows whose geometry is NULL.
-    public var null: Int
+    package var null: Int
     /// Rows whose geometry has an SRID other than 4326.
-    public var otherSRID: Int
+    package var otherSRID: Int
     /// Rows whose geometry is not a point (in 4326).
-    public var notPoint: Int
+    package var notPoint: Int
     /// Rows whose point is empty (`POINT EMPTY`).
-    public var empty: Int
+    package var empty: Int
     /// Rows whose point's latitude is outside -90...90 or longitude not finite.
-    public var outOfRange: Int
+    package var outOfRange: Int
 }
 
 extension PostgresSource {

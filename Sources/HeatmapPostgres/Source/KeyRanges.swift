@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// The Morton-key ranges (as stored, the `bigint` of the key's bits) of the few aligned

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// SQL functions that compute a point's fixed-point position exactly as

@@ -82,7 +82,7 @@ public final class PostgresChangeWatcher: Sendable {
     /// Reads the count once (after gathering the rows written on a sharded table's shards
     /// directly, see ``PostgresSource/gatherShardChanges()``); calls `onChange` if it differs
     /// from the last one read.
-    public func poll() {
+    package func poll() {
         _ = try? source.gatherShardChanges()
         guard let count = try? source.changeCount() else { return }
         changed(to: count)
@@ -90,7 +90,7 @@ public final class PostgresChangeWatcher: Sendable {
 
     /// Records `count` as the table's; calls `onChange` (under the lock) if it differs from the
     /// last one.
-    public func changed(to count: Int64) {
+    package func changed(to count: Int64) {
         last.withLock { last in
             guard last != count else { return }
             last = count

@@ -1,11 +1,11 @@
+import HeatmapCore
 import HeatmapKit
 
 extension PostgresSource {
     /// The statement and parameters that a pinned version's tile runs for `query` (see
     /// ``CountedSource``), made as the tile makes them (the key ranges joined by the cells'
     /// row counts): for the benchmark's figure of the SQL alone, run on a connection of its own.
-    @_spi(Benchmark)
-    public func tileStatement(for query: WeightQuery) throws(PostgresError) -> (sql: String, parameters: [String?]) {
+    package func tileStatement(for query: WeightQuery) throws(PostgresError) -> (sql: String, parameters: [String?]) {
         try pool.with { (connection) throws(PostgresError) in
             let statement = try pinnedTileStatement(for: query, on: connection)
             return (statement.sql, statement.parameters)
@@ -17,8 +17,7 @@ extension PostgresSource {
     /// The source with its `--where` text written into the statements as it was before the
     /// condition became a function of the row (`AND (text)`), for the benchmark's A/B of the two
     /// only: that text can leave its place.
-    @_spi(Benchmark)
-    public func inliningCondition() -> PostgresSource {
+    package func inliningCondition() -> PostgresSource {
         var inlined = layout
         inlined.filter = table.filter.map { "(\($0))" }
         inlined.rowCondition = nil
@@ -26,8 +25,7 @@ extension PostgresSource {
     }
 
     /// Makes the row condition's function on `connection` (the pool makes it on its own).
-    @_spi(Benchmark)
-    public func prepareSession(_ connection: PostgresConnection) throws(PostgresError) {
+    package func prepareSession(_ connection: PostgresConnection) throws(PostgresError) {
         if let condition = layout.rowCondition { try connection.execute(condition.create) }
     }
 }

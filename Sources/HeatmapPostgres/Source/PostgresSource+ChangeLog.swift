@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 import Synchronization
 
@@ -7,7 +8,7 @@ extension PostgresSource {
     /// one statement (one snapshot); `nil` when the log cannot say: a plain table, one
     /// imported before the log existed (or a sharded table made without `import --shard`, see
     /// ``ShardChangeLog``), or a log pruned past `old`.
-    public func changes(after old: Int64, through new: Int64) throws(PostgresError) -> TableChanges? {
+    package func changes(after old: Int64, through new: Int64) throws(PostgresError) -> TableChanges? {
         guard layout.imported, new >= old else { return nil }
         return try pool.with { (connection) throws(PostgresError) -> TableChanges? in
             let exists = try connection.execute(
@@ -59,7 +60,7 @@ extension PostgresSource {
     ///   statement) is left out and computed again when a tile asks.
     /// A server drops the cached tiles the changes reach and every tile of a zoom whose M(z)
     /// moved or was left out.
-    public func partialUpdate(after old: Int64, knownMaxima: [MaximumSlotKey: Float]) -> PartialUpdate? {
+    package func partialUpdate(after old: Int64, knownMaxima: [MaximumSlotKey: Float]) -> PartialUpdate? {
         guard let new = pinnedChangeCount, let changes = try? changes(after: old, through: new),
             !changes.isWholeWorld
         else { return nil }

@@ -3,27 +3,27 @@ import HeatmapKit
 /// What `heatmap info` needs for its suggested zooms, from SQL: the rows, the bounds as a file's
 /// report gives them (the smallest longitude interval, so across the antimeridian too) and a
 /// sample of positions for the spacing between points.
-public struct PostgresTableExtent: Sendable, Hashable {
+package struct PostgresTableExtent: Sendable, Hashable {
     /// The rows with a usable position and weight (as ``PostgresTableSummary/rows``).
-    public var rows: Int
+    package var rows: Int
     /// The latitudes' range and the smallest longitude interval holding every row; `nil`
     /// without rows.
-    public var bounds: PointBounds?
+    package var bounds: PointBounds?
     /// Up to ``PostgresSource/sampleSize`` rows' positions as world fractions (x east from the
     /// antimeridian, y south from the north): every row of a table that small, else the rows
     /// first in the order of a hash of their latitude and longitude (a deterministic sample).
-    public var sample: [SIMD2<Double>]
+    package var sample: [SIMD2<Double>]
 
     /// The zooms worth viewing the table at, by the definition a file's report uses
     /// (``SuggestedZooms/range(bounds:points:sample:radius:)``).
-    public func suggestedZoomRange(radius: Int = 20) -> ClosedRange<Int> {
+    package func suggestedZoomRange(radius: Int = 20) -> ClosedRange<Int> {
         SuggestedZooms.range(bounds: bounds, points: rows, sample: sample, radius: radius)
     }
 }
 
 extension PostgresSource {
     /// The most rows ``extent()`` samples, as many as a file's report keeps.
-    public static let sampleSize = 1000
+    package static let sampleSize = 1000
 
     /// The SQL condition of a row with a usable position and weight.
     var usableCondition: String {
@@ -39,7 +39,7 @@ extension PostgresSource {
     ///
     /// - Parameter sampling: `false` leaves the sample out (bounds and rows only: one statement).
     /// - Throws: ``PostgresError`` when the database fails.
-    public func extent(sampling: Bool = true) throws(PostgresError) -> PostgresTableExtent {
+    package func extent(sampling: Bool = true) throws(PostgresError) -> PostgresTableExtent {
         let filter = layout.filter.map { " AND (\($0))" } ?? ""
         let lng = layout.longitude
         let bins = longitudeBinsSQL

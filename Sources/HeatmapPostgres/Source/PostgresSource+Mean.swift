@@ -6,13 +6,13 @@ import HeatmapKit
 /// the rows of positive weight.
 public struct PostgresMeanChannels: Sendable {
     /// The density Σ wᵢ per pixel: the table's rows of positive weight and finite value.
-    public let density: PostgresSource
+    package let density: PostgresSource
     /// Σ wᵢ·(vᵢ − LO) per pixel over the same rows.
-    public let shiftedValues: PostgresSource
+    package let shiftedValues: PostgresSource
     /// LO...HI; 0...0 without rows.
-    public let values: ClosedRange<Double>
+    package let values: ClosedRange<Double>
     /// The rows drawn.
-    public let rows: Int
+    package let rows: Int
 }
 
 extension PostgresSource {

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 extension PostgresSource: MeanWeightSource {
@@ -8,7 +9,7 @@ extension PostgresSource: MeanWeightSource {
     /// version checks its change count once, at the snapshot's start: a change committed
     /// while the tile is read neither fails it nor shows in it. Another `shiftedValues` (a
     /// source of another pool) is read after the density, as two separate requests would be.
-    public func meanIntensities(
+    package func meanIntensities(
         in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel, shiftedValues: any WeightSource
     ) throws(any Error) -> (density: IntensityGrid, shiftedValues: IntensityGrid?) {
         guard let shifted = shiftedValues as? PostgresSource, shifted.pool === pool else {

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// Where the table holds weight, for `render`'s walk over the pyramid: whether a tile's padded
@@ -10,7 +11,7 @@ extension PostgresSource: WeightPresence {
     /// snapshot, and fails with ``PostgresError/changed(expected:found:)`` when the table moved on.
     ///
     /// - Throws: ``PostgresError`` when the database fails or the table changed.
-    public func holdsWeight(in rect: PixelRect, space: PixelSpace) throws(PostgresError) -> Bool {
+    package func holdsWeight(in rect: PixelRect, space: PixelSpace) throws(PostgresError) -> Bool {
         for query in WeightQuery.covering(rect, space: space) {
             let (sql, parameters) = presenceStatement(units: (query.unitColumns, query.unitRows))
             let result = try pool.with { (connection) throws(PostgresError) in

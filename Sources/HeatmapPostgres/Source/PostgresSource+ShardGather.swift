@@ -12,7 +12,7 @@ extension PostgresSource {
     ///
     /// - Returns: whether rows were gathered (the count moved).
     @discardableResult
-    public func gatherShardChanges() throws(PostgresError) -> Bool {
+    package func gatherShardChanges() throws(PostgresError) -> Bool {
         guard layout.imported, layout.partitionShift != nil, !layout.qualifiedName.isEmpty else { return false }
         return try pool.with { (connection) throws(PostgresError) -> Bool in
             let exists = try connection.execute(

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// A sharded table's summaries: the coordinator's quoted partitioned `T_cells`, and the

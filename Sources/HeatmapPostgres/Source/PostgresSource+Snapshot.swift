@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 import Synchronization
 
@@ -96,7 +97,7 @@ extension PostgresSource {
 
     /// Sets the handler that learns of a newer change count than a version's own, found by a
     /// tile or M(z) search (a server swaps in the version of that count at once).
-    public func onNewerState(_ handler: (@Sendable (Int64) -> Void)?) {
+    package func onNewerState(_ handler: (@Sendable (Int64) -> Void)?) {
         hooks.newerState.withLock { $0 = handler }
     }
 
@@ -104,7 +105,7 @@ extension PostgresSource {
     /// the antimeridian) in one `REPEATABLE READ READ ONLY` transaction, within the statement
     /// timeout together; a single statement alone needs none (a pinned version's reads the
     /// change count in the same statement, see ``CountedSource``).
-    public func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
+    package func intensity(in rect: PixelRect, space: PixelSpace, kernel: GaussianKernel) throws(PostgresError)
         -> IntensityGrid
     {
         let statements = rect.expanded(by: kernel.radius).worldParts(in: space).count
@@ -130,8 +131,7 @@ extension PostgresSource {
 
     /// M(z), exact, as ``WeightSource/maximumIntensity(space:kernel:)`` finds it but always
     /// searched: it neither reads nor writes `heatmap_maxima` (the benchmark times the search).
-    @_spi(Benchmark)
-    public func searchedMaximum(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
+    package func searchedMaximum(space: PixelSpace, kernel: GaussianKernel) throws(PostgresError) -> Float {
         let found = try inSnapshot { (connection) throws(PostgresError) in
             try searched(space: space, kernel: kernel, on: connection) { (view) throws(PostgresError) in
                 try MaximumSearch.run(over: view, space: space, kernel: kernel)

@@ -1,10 +1,11 @@
+import HeatmapCore
 import HeatmapKit
 
 extension PostgresSource {
     /// Sets where the notices of the M(z) store (``MaximumStore``) go, one line each: that
     /// `heatmap_maxima` is missing and cannot be made, or may be read but not written.
     /// Standard error by default.
-    public func onMaximumStoreNotice(_ handler: @escaping @Sendable (String) -> Void) {
+    package func onMaximumStoreNotice(_ handler: @escaping @Sendable (String) -> Void) {
         hooks.maximumStore.notice.withLock { $0 = handler }
     }
 

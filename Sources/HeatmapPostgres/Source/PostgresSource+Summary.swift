@@ -1,29 +1,29 @@
 import HeatmapKit
 
 /// What a table holds, as `heatmap info` prints it.
-public struct PostgresTableSummary: Sendable, Hashable, Codable {
+package struct PostgresTableSummary: Sendable, Hashable, Codable {
     /// The rows the source draws (matching the filter, with a position).
-    public var rows: Int
+    package var rows: Int
     /// The rows of weight 0 among them (kept, drawing nothing).
-    public var zeroWeights: Int
+    package var zeroWeights: Int
     /// The rows left out: a NULL or unusable position or weight (negative, NaN, infinite).
-    public var unusable: Int
+    package var unusable: Int
     /// The latitudes' range and the smallest longitude interval holding every row (`west > east`
     /// across the antimeridian, as a file's report gives it); `nil` without rows.
-    public var bounds: PointBounds?
+    package var bounds: PointBounds?
     /// The smallest weight; `nil` without rows.
-    public var minimumWeight: Double?
+    package var minimumWeight: Double?
     /// The largest weight; `nil` without rows.
-    public var maximumWeight: Double?
+    package var maximumWeight: Double?
     /// The sum of the weights; `nil` without rows.
-    public var totalWeight: Double?
+    package var totalWeight: Double?
     /// Of the rows left out, why, for a table read through a geometry column; `nil` for others.
-    public var geometry: PostgresGeometryCounts? = nil
+    package var geometry: PostgresGeometryCounts? = nil
 }
 
 extension PostgresSource {
     /// Counts and extent of the table's rows, from one aggregate over the table.
-    public func summary() throws(PostgresError) -> PostgresTableSummary {
+    package func summary() throws(PostgresError) -> PostgresTableSummary {
         let usable = usableCondition
         let filter = layout.filter.map { "WHERE (\($0))" } ?? ""
         let sql = """

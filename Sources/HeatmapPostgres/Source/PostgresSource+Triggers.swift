@@ -11,7 +11,7 @@ extension PostgresSource {
     /// change counter always, the change log and the summaries' triggers when the table has a
     /// log and summaries, and a sharded table's gathering trigger when it has shard logs. A
     /// disabled trigger counts as missing.
-    public func missingTriggers() throws(PostgresError) -> [String] {
+    package func missingTriggers() throws(PostgresError) -> [String] {
         guard layout.imported else { return [] }
         return try pool.with { (connection) throws(PostgresError) in
             let state = try connection.execute(

@@ -3,7 +3,7 @@ extension PostgresSource {
     /// ``suggestedIndex`` names, and its rows are read through it whole for every tile.
     ///
     /// - Throws: ``PostgresError`` when the database fails.
-    public func isView() throws(PostgresError) -> Bool {
+    package func isView() throws(PostgresError) -> Bool {
         let result = try pool.with { (connection) throws(PostgresError) in
             try connection.execute("SELECT relkind::text FROM pg_class WHERE oid = to_regclass($1)", [layout.table])
         }

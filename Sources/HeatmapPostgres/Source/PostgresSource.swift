@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// Pixel weights from a PostgreSQL table: for each rectangle a tile (or M(z)'s search) needs,
@@ -61,15 +62,15 @@ public final class PostgresSource: WeightSource {
     }
 
     /// Whether the table is one `import` made, with the key columns fast tiles need.
-    public var isImported: Bool { layout.imported }
+    package var isImported: Bool { layout.imported }
 
     /// For a plain table whose positions no index covers, the statement that would make its
     /// tiles fast (each tile reads the whole table without it); `nil` otherwise.
-    public var suggestedIndex: String? { layout.keyIndexed ? nil : layout.suggestedIndex }
+    package var suggestedIndex: String? { layout.keyIndexed ? nil : layout.suggestedIndex }
 
     /// Adds the weight of each occupied pixel of `query`: the rows in its rectangle, summed
     /// per pixel in the database.
-    public func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
+    package func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) throws(PostgresError) {
         let (sql, parameters) = statement(for: query)
         let result = try pool.with { (connection) throws(PostgresError) in
             try connection.executePrepared(sql, parameters, binary: true)

@@ -30,7 +30,7 @@ public struct PostgresTable: Sendable, Hashable {
     }
 
     /// The table's name without its schema, for a layer's name.
-    public var baseName: String { String(name.split(separator: ".").last ?? Substring(name)) }
+    package var baseName: String { String(name.split(separator: ".").last ?? Substring(name)) }
 }
 
 /// How the source reads positions and weights from a table, found when it connects.

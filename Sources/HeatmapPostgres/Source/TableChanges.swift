@@ -1,9 +1,10 @@
+import HeatmapCore
 import HeatmapKit
 
 /// What the rows of a table did between two change counts, as the change log recorded it:
 /// the coarse cells (aligned squares of fixed-point units) that rows were removed from or
 /// added to. See ``PostgresSource/changes(after:through:)``.
-public struct TableChanges: Sendable, Hashable {
+package struct TableChanges: Sendable, Hashable {
     /// One aligned square of 2^level × 2^level units, column `x`, row `y` at that level.
     public struct Cell: Sendable, Hashable {
         /// log2 of the side in units (32 for the whole world).
@@ -28,7 +29,7 @@ public struct TableChanges: Sendable, Hashable {
     /// changes can alter: each cell's pixels grown by `reach`, rows clipped to the world,
     /// columns starting in `0..<worldSize` and at most the world wide (they run on past its
     /// east edge across the antimeridian). One rectangle per distinct cell's.
-    public func reachedRects(space: PixelSpace, reach: Int) -> Set<PixelRect> {
+    package func reachedRects(space: PixelSpace, reach: Int) -> Set<PixelRect> {
         var rects: Set<PixelRect> = []
         let world = space.worldSize
         for cell in added.union(removed) {

@@ -1,16 +1,21 @@
 import Foundation
+import HeatmapKit
 
 /// The keys a configuration file may hold, checked before decoding, so that a misspelt key
 /// (`"prot"`, `"radus"`) is an error naming it rather than a setting silently left out.
 ///
 /// The known keys are the stored properties' names (the decoders' synthesized keys), read with
-/// `Mirror`, so a field added to a type is known here without a second list.
+/// `Mirror`, and the settings' keys from ``SettingsSchema``, so a field or setting added is
+/// known here without a second list.
 extension ServeConfiguration {
     /// The top level's keys.
     static var topLevelKeys: Set<String> { propertyNames(of: ServeConfiguration()) }
 
-    /// The keys of `defaults`, and of a layer beside its `name`, `file` and `url`.
-    static var settingKeys: Set<String> { propertyNames(of: LayerSettings()) }
+    /// The keys of `defaults`, and of a layer beside its `name`, `file` and `url`: every
+    /// setting's (in camelCase, or as its query name) and `value`.
+    static var settingKeys: Set<String> {
+        Set(SettingsSchema.configIndex.keys).union(SettingsSchema.rows.map(\.name)).union(["value"])
+    }
 
     /// A layer's keys.
     static var layerKeys: Set<String> { settingKeys.union(["name", "file", "url"]) }
@@ -50,7 +55,7 @@ extension ServeConfiguration {
     private static func check(
         _ object: [String: Any], allowed: Set<String>, place: String, path: String
     ) throws(OverrideError) {
-        let whole = wholeNumberKeys(of: ServeConfiguration()).union(wholeNumberKeys(of: LayerSettings()))
+        let whole = wholeNumberKeys(of: ServeConfiguration())
         for key in object.keys.sorted() where whole.contains(key) && allowed.contains(key) {
             if let number = object[key] as? NSNumber,
                 number.doubleValue.rounded() != number.doubleValue
@@ -59,8 +64,9 @@ extension ServeConfiguration {
             }
         }
         guard let unknown = object.keys.filter({ !allowed.contains($0) }).sorted().first else { return }
+        let listed = allowed.filter { !$0.contains("-") && !SettingsSchema.isAlias(configKey: $0) }
         throw OverrideError(
-            "\(path): unknown key \"\(unknown)\" \(place) (the keys there are \(allowed.sorted().joined(separator: ", ")))"
+            "\(path): unknown key \"\(unknown)\" \(place) (the keys there are \(listed.sorted().joined(separator: ", ")))"
         )
     }
 

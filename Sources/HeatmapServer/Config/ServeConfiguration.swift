@@ -17,50 +17,50 @@ import HeatmapKit
 /// ```
 ///
 /// Every field is optional; files are relative to the configuration file.
-public struct ServeConfiguration: Decodable, Sendable {
+package struct ServeConfiguration: Decodable, Sendable {
     /// The address to bind.
-    public var host: String?
+    package var host: String?
     /// The port.
-    public var port: Int?
+    package var port: Int?
     /// The tile cache size in MiB.
-    public var cacheMB: Int?
+    package var cacheMB: Int?
     /// `Cache-Control` of tiles.
-    public var cacheControl: String?
+    package var cacheControl: String?
     /// `Cache-Control` of TileJSON, the catalog and the page.
-    public var documentCacheControl: String?
+    package var documentCacheControl: String?
     /// Whether to send CORS headers.
-    public var cors: Bool?
+    package var cors: Bool?
     /// What empty tiles answer: `"204"` or `"png"`.
-    public var emptyTile: String?
+    package var emptyTile: String?
     /// Whether to reload a layer's data when its file changes.
-    public var watch: Bool?
+    package var watch: Bool?
     /// Attribution for TileJSON and the map.
-    public var attribution: String?
+    package var attribution: String?
     /// Settings for every layer that does not set its own.
-    public var defaults: LayerSettings?
+    package var defaults: LayerSettings?
     /// The layers.
-    public var layers: [Layer]?
+    package var layers: [Layer]?
     /// Named stacks of the layers, bottom first.
-    public var stacks: [StackDefinition]?
+    package var stacks: [StackDefinition]?
     /// Seconds a URL layer waits for its upstream (default 10).
-    public var upstreamTimeout: Double?
+    package var upstreamTimeout: Double?
 
     /// A layer: a name, a file (and settings) or a URL template.
     ///
     /// The settings' keys stand beside `name`, `file` and `url` in the layer's object, as in `defaults`:
     /// `{"name": "police", "file": "police.json", "radius": 30}`.
-    public struct Layer: Decodable, Sendable {
+    package struct Layer: Decodable, Sendable {
         /// The name in URLs (default: the file's name without extension).
-        public var name: String?
+        package var name: String?
         /// The data file (points or pre-rendered tiles); either this or ``url``.
-        public var file: String?
+        package var file: String?
         /// A URL layer's template: `https://host/{z}/{x}/{y}.png`, `http://…` or `file:///dir/{z}/{x}/{y}.png`.
-        public var url: String?
+        package var url: String?
         /// The layer's own drawing settings, decoded from the same object (its keys win over `defaults`).
-        public var settings: LayerSettings
+        package var settings: LayerSettings
 
         /// Creates a layer as the file would give it.
-        public init(name: String? = nil, file: String? = nil, url: String? = nil, settings: LayerSettings = .init()) {
+        package init(name: String? = nil, file: String? = nil, url: String? = nil, settings: LayerSettings = .init()) {
             self.name = name
             self.file = file
             self.url = url
@@ -72,7 +72,7 @@ public struct ServeConfiguration: Decodable, Sendable {
         }
 
         /// Decodes `name`, `file` and `url`, and the settings' keys from the same object.
-        public init(from decoder: any Decoder) throws {
+        package init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: CodingKeys.self)
             name = try container.decodeIfPresent(String.self, forKey: .name)
             file = try container.decodeIfPresent(String.self, forKey: .file)
@@ -81,112 +81,100 @@ public struct ServeConfiguration: Decodable, Sendable {
         }
     }
 
-    /// Drawing settings as written in the file.
-    public struct LayerSettings: Decodable, Equatable, Sendable {
-        /// Radius in points, 10...50.
-        public var radius: Int?
-        /// Opacity 0...1.
-        public var opacity: Double?
-        /// A preset name or `COLOUR:STOP,…`.
-        public var gradient: String?
-        /// A fixed normalisation value (omit for each zoom's true maximum).
-        public var maxIntensity: Double?
-        /// `linear`, `sqrt` or `log` (`--color-scale`).
-        public var colorScale: String?
-        /// Entries of the colour map, 2...1048576 (`--color-map-size`).
-        public var colorMapSize: Int?
-        /// Below this zoom (0...22) M(z) is M(minZoomIntensity) (`--min-zoom-intensity`).
-        public var minZoomIntensity: Int?
-        /// Above this zoom (0...22) M(z) is M(maxZoomIntensity) (`--max-zoom-intensity`).
-        public var maxZoomIntensity: Int?
-        /// Normalise by this percentile (0 < P ≤ 100) of the zoom's non-zero pixels (`--max-percentile`).
-        public var maxPercentile: Double?
-        /// The radius in ground metres, converted per zoom (`--radius-meters`); wins over radius.
-        public var radiusMeters: Double?
-        /// The latitude the metres are measured at, -90...90 (`--radius-latitude`; default the data's middle).
-        public var radiusLatitude: Double?
-        /// `sum` or `mean` (`--aggregate`); mean needs ``value``.
-        public var aggregate: String?
-        /// The column or field whose mean to draw (`--value`).
-        public var value: String?
-        /// With mean: pixels whose density is below this stay clear (`--min-density`, default 0).
-        public var minDensity: Double?
-        /// With mean: the values at the ends of the ramp, `[LO, HI]` (`--value-range LO,HI`).
-        public var valueRange: [Double]?
+    /// Drawing settings as written in the file: any setting of ``SettingsSchema`` by its key
+    /// (`radius`, `maxIntensity`, `radiusMeters`, … or its query name, `max-intensity`),
+    /// read by the same parser as its flag and query parameter (a number, a string such as
+    /// `"auto"`, or for `valueRange` `[LO, HI]`), and `value`, the mean's column.
+    package struct LayerSettings: Decodable, Equatable, Sendable {
+        /// The settings given, by their canonical names, with their values as text.
+        package var given: [String: String]
+        /// The column or field whose mean to draw (`--value`), a data option of the layer's file.
+        package var value: String?
 
-        /// Creates settings as the file would give them.
-        public init(
-            radius: Int? = nil, opacity: Double? = nil, gradient: String? = nil, maxIntensity: Double? = nil,
-            colorScale: String? = nil, colorMapSize: Int? = nil, minZoomIntensity: Int? = nil,
-            maxZoomIntensity: Int? = nil, maxPercentile: Double? = nil, radiusMeters: Double? = nil,
-            radiusLatitude: Double? = nil, aggregate: String? = nil, value: String? = nil, minDensity: Double? = nil,
-            valueRange: [Double]? = nil
-        ) {
-            self.radius = radius
-            self.opacity = opacity
-            self.gradient = gradient
-            self.maxIntensity = maxIntensity
-            self.colorScale = colorScale
-            self.colorMapSize = colorMapSize
-            self.minZoomIntensity = minZoomIntensity
-            self.maxZoomIntensity = maxZoomIntensity
-            self.maxPercentile = maxPercentile
-            self.radiusMeters = radiusMeters
-            self.radiusLatitude = radiusLatitude
-            self.aggregate = aggregate
+        /// Creates settings as the file would give them: `given` by setting name (`"radius":
+        /// "30"`) or configuration key.
+        package init(_ given: [String: String] = [:], value: String? = nil) {
+            self.given = given
             self.value = value
-            self.minDensity = minDensity
-            self.valueRange = valueRange
         }
 
-        /// Applies the values given to `base`, checked as the flags are (the key named in the error).
+        /// The keys beside the settings that a layer's object holds.
+        static let layerKeys: Set<String> = ["name", "file", "url"]
+
+        /// Decodes every setting key of the object (the layer's `name`, `file` and `url` aside).
+        package init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: AnyKey.self)
+            var given: [String: String] = [:]
+            for key in container.allKeys where !Self.layerKeys.contains(key.stringValue) {
+                if key.stringValue == "value" {
+                    value = try container.decode(String.self, forKey: key)
+                    continue
+                }
+                guard let row = SettingsSchema.configIndex[key.stringValue] else { continue }
+                given[SettingsSchema.rows[row].name] = try Self.text(container, key)
+            }
+            self.given = given
+        }
+
+        /// A JSON value as the text a flag or query parameter would give: a string as it is, a
+        /// whole number without a fraction, an array's values joined by commas.
+        private static func text(_ container: KeyedDecodingContainer<AnyKey>, _ key: AnyKey) throws -> String {
+            if let text = try? container.decode(String.self, forKey: key) { return text }
+            if let bool = try? container.decode(Bool.self, forKey: key) { return String(bool) }
+            if let number = try? container.decode(Double.self, forKey: key) { return number.settingText }
+            if let numbers = try? container.decode([Double].self, forKey: key) {
+                return numbers.map(\.settingText).joined(separator: ",")
+            }
+            throw DecodingError.typeMismatch(
+                String.self,
+                DecodingError.Context(
+                    codingPath: container.codingPath + [key], debugDescription: "expected a number, string or array"))
+        }
+
+        /// The settings given, read by ``SettingsSchema``.
         ///
-        /// - Throws: ``OverrideError`` for a gradient that does not parse or a value out of range.
-        public func applied(to base: HeatmapSettings) throws(OverrideError) -> HeatmapSettings {
-            var settings = base
-            if let radius { settings.radius = radius }
-            if let opacity { settings.opacity = opacity }
-            if let colorMapSize, !(2...Gradient.maximumColorMapSize).contains(colorMapSize) {
-                throw OverrideError("colorMapSize \(colorMapSize) is outside 2...\(Gradient.maximumColorMapSize)")
+        /// - Throws: ``OverrideError`` with the message every front end gives for the value.
+        package func overrides() throws(OverrideError) -> SettingOverrides {
+            do {
+                return try SettingOverrides(
+                    given.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, index: SettingsSchema.index,
+                    unknown: { SettingError("unknown setting \($0)") })
+            } catch {
+                throw OverrideError(error.description)
             }
-            if let gradient {
-                settings.gradient = try GradientPresets.parse(gradient, colorMapSize: colorMapSize)
-            } else if let colorMapSize {
-                do {
-                    settings.gradient = try Gradient(
-                        colors: settings.gradient.colors, startPoints: settings.gradient.startPoints,
-                        colorMapSize: colorMapSize)
-                } catch {
-                    throw OverrideError("colorMapSize: \(error.description)")
-                }
-            }
-            if let maxIntensity { settings.maximumIntensity = maxIntensity }
-            if let colorScale {
-                guard let scale = ColorScale(rawValue: colorScale) else {
-                    throw OverrideError("colorScale is linear, sqrt or log, got \"\(colorScale)\"")
-                }
-                settings.colorScale = scale
-            }
-            if let minZoomIntensity { settings.minimumZoomIntensity = minZoomIntensity }
-            if let maxZoomIntensity { settings.maximumZoomIntensity = maxZoomIntensity }
-            if let maxPercentile { settings.maximumPercentile = maxPercentile }
-            try applyKernel(to: &settings)
+        }
+
+        /// Applies the values given to `base`, checked as the flags and query parameters are.
+        ///
+        /// - Throws: ``OverrideError`` for a value a setting does not take, or settings that do
+        ///   not draw together.
+        package func applied(to base: HeatmapSettings) throws(OverrideError) -> HeatmapSettings {
+            let settings = try overrides().applied(to: base)
             do {
                 try settings.validate()
             } catch {
                 throw OverrideError(error.description)
             }
+            if let value, value.isEmpty { throw OverrideError("value is the name of a column or field, got \"\"") }
             return settings
         }
     }
 
+    /// Any key of a JSON object.
+    struct AnyKey: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
     /// An empty configuration: every value from flags or defaults.
-    public init() {}
+    package init() {}
 
     /// Reads a configuration file; layer files become relative to its folder.
     ///
     /// - Throws: ``OverrideError`` naming the file and what is wrong.
-    public static func load(path: String) throws(OverrideError) -> ServeConfiguration {
+    package static func load(path: String) throws(OverrideError) -> ServeConfiguration {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw OverrideError("\(path): cannot be read")
         }

@@ -1,6 +1,6 @@
 /// Why a request head was refused; each maps to the 4xx/5xx status the server answers with
 /// before closing the connection.
-public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
+package enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Malformed syntax (400), with what was wrong.
     case badRequest(String)
     /// The request line is longer than the limit (414).
@@ -15,7 +15,7 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
     case lengthRequired
 
     /// The status to answer with.
-    public var status: HTTPStatus {
+    package var status: HTTPStatus {
         switch self {
         case .badRequest: .badRequest
         case .requestLineTooLong: .uriTooLong
@@ -27,7 +27,7 @@ public enum HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible {
     }
 
     /// What was wrong, for the response body.
-    public var description: String {
+    package var description: String {
         switch self {
         case .badRequest(let reason): "bad request: \(reason)"
         case .requestLineTooLong(let limit): "the request line is longer than \(limit) bytes"

@@ -3,9 +3,9 @@
 /// Feed it the bytes received so far; it answers `nil` while the head is incomplete and
 /// the request, or the error to answer with, once it can tell. It remembers how far it has
 /// looked so a slow client sending a byte at a time costs linear work.
-public struct HTTPParser: Sendable {
+package struct HTTPParser: Sendable {
     /// The limits enforced.
-    public let limits: HTTPLimits
+    package let limits: HTTPLimits
     private var scanned = 0
     /// A head parsed whose body has not all arrived: the request and the bytes of head and body.
     private var pending: (request: HTTPRequest, head: Int, total: Int)?
@@ -14,16 +14,16 @@ public struct HTTPParser: Sendable {
 
     /// How many unparsed bytes the connection should read ahead: 1 MiB, or a whole request
     /// whose body is arriving.
-    public var readAhead: Int { max(1 << 20, pending?.total ?? 0, chunked?.readAhead ?? 0) }
+    package var readAhead: Int { max(1 << 20, pending?.total ?? 0, chunked?.readAhead ?? 0) }
 
     /// Creates a parser with limits.
-    public init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
+    package init(limits: HTTPLimits = HTTPLimits()) { self.limits = limits }
 
     /// The result of a step: a request and the bytes of its head.
-    public typealias Parsed = (request: HTTPRequest, consumed: Int)
+    package typealias Parsed = (request: HTTPRequest, consumed: Int)
 
     /// Parses the head at the start of `buffer`, or answers `nil` if more bytes are needed.
-    public mutating func parse(_ buffer: ArraySlice<UInt8>) throws(HTTPParseError) -> Parsed? {
+    package mutating func parse(_ buffer: ArraySlice<UInt8>) throws(HTTPParseError) -> Parsed? {
         if let waiting = pending { return body(of: waiting, in: buffer) }
         if chunked != nil { return try continueChunked(buffer) }
         let start = buffer.startIndex

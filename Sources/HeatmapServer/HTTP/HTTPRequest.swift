@@ -1,29 +1,29 @@
 /// One parsed HTTP/1.x request: its head, and its body where the limits let the parser read it.
-public struct HTTPRequest: Sendable, Equatable {
+package struct HTTPRequest: Sendable, Equatable {
     /// The method, case-sensitive as sent (`GET`, `HEAD`, …).
-    public var method: String
+    package var method: String
     /// The request target as sent (origin-form `/path?query`, or absolute-form).
-    public var target: String
+    package var target: String
     /// The path of the target, still percent-encoded, always starting with `/`.
-    public var path: String
+    package var path: String
     /// The query of the target without `?`, still percent-encoded; empty when absent.
-    public var query: String
+    package var query: String
     /// The minor version: 0 for HTTP/1.0, 1 for HTTP/1.1.
-    public var minorVersion: Int
+    package var minorVersion: Int
     /// The header fields in order.
-    public var headers: HTTPHeaders
+    package var headers: HTTPHeaders
     /// Whether the connection stays open after the response (HTTP/1.1 default, `Connection`).
-    public var keepAlive: Bool
+    package var keepAlive: Bool
     /// Whether the request announced a body (`Content-Length` > 0 or `Transfer-Encoding`).
-    public var hasBody: Bool
+    package var hasBody: Bool
     /// The body, when the parser read it (see ``HTTPLimits/maxBodyBytes``); `nil` otherwise.
-    public var body: [UInt8]?
+    package var body: [UInt8]?
     /// Whether a body was announced and left unread for want of the token
     /// (``HTTPLimits/bodiesNeedToken``); the connection closes after the response.
-    public var bodyUnread = false
+    package var bodyUnread = false
 
     /// Creates a request (tests and in-process use); `path` and `query` are split from `target`.
-    public init(method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders()) {
+    package init(method: String, target: String, minorVersion: Int = 1, headers: HTTPHeaders = HTTPHeaders()) {
         self.method = method
         self.target = target
         (path, query) = Self.split(target)
@@ -34,7 +34,7 @@ public struct HTTPRequest: Sendable, Equatable {
     }
 
     /// The query's parameters, percent-decoded (`+` as space), in order.
-    public var queryItems: [(name: String, value: String)] {
+    package var queryItems: [(name: String, value: String)] {
         query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0]) ?? ""
@@ -67,50 +67,50 @@ public struct HTTPRequest: Sendable, Equatable {
 }
 
 /// Header fields in order, looked up case-insensitively.
-public struct HTTPHeaders: Sendable, Equatable, Sequence {
+package struct HTTPHeaders: Sendable, Equatable, Sequence {
     private var fields: [(name: String, value: String)] = []
 
     /// Creates headers from name/value pairs.
-    public init(_ fields: [(String, String)] = []) {
+    package init(_ fields: [(String, String)] = []) {
         self.fields = fields.map { (name: $0.0, value: $0.1) }
     }
 
     /// Appends a field.
-    public mutating func add(_ name: String, _ value: String) {
+    package mutating func add(_ name: String, _ value: String) {
         fields.append((name, value))
     }
 
     /// Replaces every field of this name by one.
-    public mutating func set(_ name: String, _ value: String) {
+    package mutating func set(_ name: String, _ value: String) {
         remove(name)
         add(name, value)
     }
 
     /// Removes every field of this name.
-    public mutating func remove(_ name: String) {
+    package mutating func remove(_ name: String) {
         fields.removeAll { $0.name.caseInsensitiveEquals(name) }
     }
 
     /// The values of every field of this name, in order.
-    public subscript(name: String) -> [String] {
+    package subscript(name: String) -> [String] {
         fields.filter { $0.name.caseInsensitiveEquals(name) }.map(\.value)
     }
 
     /// The first value of this name.
-    public func first(_ name: String) -> String? {
+    package func first(_ name: String) -> String? {
         fields.first { $0.name.caseInsensitiveEquals(name) }?.value
     }
 
     /// The number of fields.
-    public var count: Int { fields.count }
+    package var count: Int { fields.count }
 
     /// Iterates the fields in order.
-    public func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {
+    package func makeIterator() -> some IteratorProtocol<(name: String, value: String)> {
         fields.makeIterator()
     }
 
     /// Whether both hold the same fields in the same order.
-    public static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
+    package static func == (a: HTTPHeaders, b: HTTPHeaders) -> Bool {
         a.fields.count == b.fields.count && zip(a.fields, b.fields).allSatisfy { $0 == $1 }
     }
 }

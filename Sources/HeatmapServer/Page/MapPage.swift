@@ -1,6 +1,7 @@
-/// The page at `/`: every layer on a Leaflet map over OpenStreetMap, a layer switcher, and
-/// radius, opacity, gradient, scale and percentile controls that re-request tiles (and the
-/// legend) with query parameters, and a PNG/WebP choice of the tiles' format.
+/// The page at `/`: every layer on a Leaflet map over OpenStreetMap, a layer switcher, a
+/// control for each setting whose row in ``SettingsSchema`` has one (radius, opacity, gradient,
+/// colour scale, percentile, radius in metres; listed in `/catalog`), which re-request tiles (and
+/// the legend) with query parameters, and beside them a PNG/WebP choice of the tiles' format.
 enum MapPage {
     /// Where Leaflet comes from.
     enum LeafletSource {
@@ -51,15 +52,7 @@ enum MapPage {
             <body>
             <div id="map"></div>
             <div id="panel">
-            <div id="controls">
-              <label>radius <input id="radius" type="range" min="10" max="50" step="1"> <span id="radius-value"></span></label>
-              <label>or metres <input id="radius-meters" type="number" min="0" step="100" placeholder="off" size="7"></label>
-              <label>opacity <input id="opacity" type="range" min="0" max="1" step="0.05"> <span id="opacity-value"></span></label>
-              <label>gradient <select id="gradient"></select></label>
-              <label>scale <select id="color-scale"><option value="">layer's</option><option>linear</option><option>sqrt</option><option>log</option></select></label>
-              <label>percentile <input id="max-percentile" type="number" min="0" max="100" step="0.5" placeholder="max" size="5"></label>
-              <label>format <select id="format"><option>png</option><option>webp</option></select></label>
-            </div>
+            <div id="controls"><label id="format-choice">format <select id="format"><option>png</option><option>webp</option></select></label></div>
             <img id="legend" alt="legend">
             </div>
             <script>
@@ -74,38 +67,63 @@ enum MapPage {
               bases["OpenStreetMap"] = L.tileLayer(BASE_MAP, { maxZoom: 19,
                 attribution: '&copy; <a href="https://www.openstreetmap.org/copyright">OpenStreetMap</a> contributors' }).addTo(map);
             }
+            // One control a setting, as the catalog lists them (made from the settings' schema).
+            function makeControl(c, first) {
+              const label = document.createElement("label");
+              label.append(c.label + " ");
+              let element;
+              if (c.kind === "slider" || c.kind === "number") {
+                element = document.createElement("input");
+                element.type = c.kind === "slider" ? "range" : "number";
+                for (const key of ["min", "max", "step", "placeholder"]) if (c[key] != null) element[key] = c[key];
+                if (c.kind === "number") element.style.width = "5em";
+                if (c.kind === "slider") element.value = first[c.name] != null ? first[c.name] : c.min;
+              } else {
+                element = document.createElement("select");
+                for (const [i, value] of c.options.entries())
+                  element.add(new Option(i === 0 && c.unset != null ? c.unset : value, value));
+              }
+              element.id = c.name;
+              label.append(element);
+              if (c.kind === "slider") {
+                const shown = document.createElement("span");
+                shown.id = c.name + "-value";
+                label.append(" ", shown);
+              }
+              document.getElementById("controls").append(label);
+              return { control: c, element };
+            }
             fetch("/catalog").then((r) => r.json()).then((catalog) => {
-              const radius = document.getElementById("radius");
-              const opacity = document.getElementById("opacity");
-              const gradient = document.getElementById("gradient");
-              const colorScale = document.getElementById("color-scale");
-              const radiusMeters = document.getElementById("radius-meters");
-              const maxPercentile = document.getElementById("max-percentile");
+              const controls = catalog.controls.map((c) => makeControl(c, catalog.layers[0]));
+              // The format's choice after the schema's controls; ?format=webp on the page asks for WebP
+              // tiles (not a tile parameter: the extension says it).
+              document.getElementById("controls").append(document.getElementById("format-choice"));
               const format = document.getElementById("format");
-              // ?format=webp on the page asks for WebP tiles (not a tile parameter: the extension says it).
               if (new URLSearchParams(location.search).get("format") === "webp") format.value = "webp";
               function tileURL(info) { return "/" + info.name + "/{z}/{x}/{y}{r}." + format.value + query(); }
-              radius.value = catalog.layers[0].radius;
-              opacity.value = catalog.layers[0].opacity;
-              for (const name of catalog.gradients) gradient.add(new Option(name, name));
               // The page's own query (/?gradient=fire&radius=30) sets the controls, for links.
               const given = new URLSearchParams(location.search);
               let tuned = false;
-              for (const [control, name] of [[radius, "radius"], [opacity, "opacity"], [gradient, "gradient"], [colorScale, "color-scale"], [radiusMeters, "radius-meters"], [maxPercentile, "max-percentile"]]) {
+              for (const { control, element } of controls) {
+                const name = control.name;
                 if (!given.has(name)) continue;
-                if (control === gradient && ![...gradient.options].some((o) => o.value === given.get(name)))
-                  gradient.add(new Option(given.get(name), given.get(name)));
-                control.value = given.get(name);
+                if (element.tagName === "SELECT" && ![...element.options].some((o) => o.value === given.get(name)))
+                  element.add(new Option(given.get(name), given.get(name)));
+                element.value = given.get(name);
                 tuned = true;
               }
+              // Sliders and the gradient always; a menu when set; a number when above 0 and in range.
               function query() {
                 if (!tuned) return "";
-                return "?radius=" + radius.value + "&opacity=" + opacity.value +
-                  "&gradient=" + encodeURIComponent(gradient.value) +
-                  (colorScale.value ? "&color-scale=" + colorScale.value : "") +
-                  (Number(radiusMeters.value) > 0 ? "&radius-meters=" + Number(radiusMeters.value) : "") +
-                  (Number(maxPercentile.value) > 0 && Number(maxPercentile.value) <= 100
-                    ? "&max-percentile=" + Number(maxPercentile.value) : "");
+                const parts = [];
+                for (const { control, element } of controls) {
+                  const value = element.value;
+                  if (control.kind === "choice" && !value) continue;
+                  if (control.kind === "number" &&
+                    !(Number(value) > 0 && (control.max == null || Number(value) <= control.max))) continue;
+                  parts.push(control.name + "=" + encodeURIComponent(control.kind === "number" ? Number(value) : value));
+                }
+                return parts.length ? "?" + parts.join("&") : "";
               }
               const overlays = {};
               const layers = catalog.layers.map((info, i) => {
@@ -123,8 +141,8 @@ enum MapPage {
               const c = catalog.layers[0].center;
               map.setView([c[1], c[0]], c[2]);
               function show() {
-                document.getElementById("radius-value").textContent = radius.value;
-                document.getElementById("opacity-value").textContent = opacity.value;
+                for (const { control, element } of controls)
+                  if (control.kind === "slider") document.getElementById(control.name + "-value").textContent = element.value;
               }
               // The legend of the first heatmap shown, at the map's zoom and the tiles' parameters.
               const legend = document.getElementById("legend");
@@ -147,17 +165,13 @@ enum MapPage {
                 for (const { info, layer } of layers) layer.setUrl(tileURL(info));
                 showLegend();
               }
-              radius.addEventListener("change", update);
-              opacity.addEventListener("change", update);
-              gradient.addEventListener("change", update);
-              colorScale.addEventListener("change", update);
-              radiusMeters.addEventListener("change", update);
-              maxPercentile.addEventListener("change", update);
+              for (const { control, element } of controls) {
+                element.addEventListener("change", update);
+                if (control.kind === "slider") element.addEventListener("input", show);
+              }
               format.addEventListener("change", () => {
                 for (const { info, layer } of layers) layer.setUrl(tileURL(info));
               });
-              radius.addEventListener("input", show);
-              opacity.addEventListener("input", show);
               show();
               showLegend();
               report();

@@ -7,9 +7,9 @@ import Synchronization
 /// it out every half second or when 64 KiB wait. Only the request line is logged (no header, so
 /// no `Authorization`), with the values of query parameters that look like secrets (`token`,
 /// `key`, `password`, `secret`, `signature`, `auth` in the name) replaced by `REDACTED`.
-public final class AccessLog: Sendable {
+package final class AccessLog: Sendable {
     /// The file, or `-` for standard output.
-    public let path: String
+    package let path: String
     private let state: Mutex<State>
     private let wake = DispatchSemaphore(value: 0)
     private let stopped = DispatchSemaphore(value: 0)
@@ -30,7 +30,7 @@ public final class AccessLog: Sendable {
     /// starts the writer.
     ///
     /// - Throws: ``AccessLogError`` naming the file when it cannot be opened.
-    public init(path: String) throws(AccessLogError) {
+    package init(path: String) throws(AccessLogError) {
         self.path = path
         state = Mutex(State(fd: try Self.open(path)))
         let thread = Thread { [self] in writeLoop() }
@@ -47,7 +47,7 @@ public final class AccessLog: Sendable {
 
     /// Logs one request: the peer's address, the request line (`-` when none could be parsed),
     /// the status and the body bytes sent.
-    public func log(peer: String, requestLine: String, status: Int, bytes: Int) {
+    package func log(peer: String, requestLine: String, status: Int, bytes: Int) {
         let now = time(nil)
         state.withLock { state in
             guard !state.closing else { return }
@@ -71,7 +71,7 @@ public final class AccessLog: Sendable {
     /// the old file stays in use.
     ///
     /// - Throws: ``AccessLogError`` naming the file.
-    public func reopen() throws(AccessLogError) {
+    package func reopen() throws(AccessLogError) {
         guard path != "-" else { return }
         let fd = try Self.open(path)
         let old = state.withLock { state in
@@ -83,7 +83,7 @@ public final class AccessLog: Sendable {
     }
 
     /// Writes what waits and stops the writer; later lines are not logged.
-    public func close() {
+    package func close() {
         let first = state.withLock { state in
             defer { state.closing = true }
             return !state.closing
@@ -145,7 +145,7 @@ public final class AccessLog: Sendable {
 
     /// The request line as logged: method, target (secret-looking query values `REDACTED`,
     /// `"` as `\x22`) and version.
-    public static func requestLine(_ request: HTTPRequest) -> String {
+    package static func requestLine(_ request: HTTPRequest) -> String {
         var target = request.target
         if let mark = target.firstIndex(of: "?") {
             let query = target[target.index(after: mark)...].split(separator: "&", omittingEmptySubsequences: false)
@@ -165,12 +165,12 @@ public final class AccessLog: Sendable {
 }
 
 /// The access log's file could not be opened.
-public struct AccessLogError: Error, Sendable, CustomStringConvertible {
+package struct AccessLogError: Error, Sendable, CustomStringConvertible {
     /// The file.
-    public var path: String
+    package var path: String
     /// Why (the system's message).
-    public var reason: String
+    package var reason: String
 
     /// `access log /var/log/x.log: Permission denied`.
-    public var description: String { "access log \(path): \(reason)" }
+    package var description: String { "access log \(path): \(reason)" }
 }

@@ -3,7 +3,7 @@
 /// Answer at once with ``HTTPReply/response(_:)`` when that is cheap (a cached tile, a JSON
 /// document); otherwise return ``HTTPReply/deferred(_:)`` and do the work on another thread,
 /// calling the completion once.
-public protocol HTTPResponder: Sendable {
+package protocol HTTPResponder: Sendable {
     /// The reply to one request.
     func respond(to request: HTTPRequest) -> HTTPReply
     /// The methods answered, for `Allow` in a 405 the server itself makes; `GET, HEAD` unless given.
@@ -12,11 +12,11 @@ public protocol HTTPResponder: Sendable {
 
 extension HTTPResponder {
     /// `GET, HEAD`.
-    public var allowedMethods: String { "GET, HEAD" }
+    package var allowedMethods: String { "GET, HEAD" }
 }
 
 /// A responder's answer.
-public enum HTTPReply: Sendable {
+package enum HTTPReply: Sendable {
     /// The response, ready now.
     case response(HTTPResponse)
     /// Work to start; it calls the completion with the response exactly once, from any thread.

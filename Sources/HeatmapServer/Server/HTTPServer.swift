@@ -12,17 +12,17 @@ import Foundation
 /// server.start()
 /// server.waitUntilStopped()
 /// ```
-public final class HTTPServer: Sendable {
+package final class HTTPServer: Sendable {
     /// The port bound (the one picked when 0 was asked for).
-    public let port: Int
+    package let port: Int
     /// The address bound.
-    public let host: String
+    package let host: String
     /// Connection counters.
-    public let stats: ServerStats
+    package let stats: ServerStats
     /// The I/O threads.
-    public var threads: Int { loops.count }
+    package var threads: Int { loops.count }
     /// The poller behind the event loops.
-    public let eventLoop: EventLoopBackend
+    package let eventLoop: EventLoopBackend
     private let loops: [EventLoop]
     private let running = DispatchGroup()
 
@@ -35,7 +35,7 @@ public final class HTTPServer: Sendable {
     ///     else the platform's (``EventLoopBackend/platformDefault``).
     /// - Throws: ``SocketError`` when the address cannot be bound (in use, not local, …), or
     ///   `HEATMAP_EVENT_LOOP` names no backend of this platform.
-    public init(
+    package init(
         host: String = "127.0.0.1", port: Int = 8080, limits: HTTPLimits = HTTPLimits(),
         responder: any HTTPResponder, stats: ServerStats = ServerStats(), accessLog: AccessLog? = nil,
         threads: Int? = nil, eventLoop: EventLoopBackend? = nil
@@ -83,7 +83,7 @@ public final class HTTPServer: Sendable {
     }
 
     /// Starts each event loop on its own thread.
-    public func start() {
+    package func start() {
         for (i, loop) in loops.enumerated() {
             running.enter()
             let thread = Thread { [loop, running] in
@@ -97,17 +97,17 @@ public final class HTTPServer: Sendable {
 
     /// Stops accepting, lets responses under way finish within `grace` seconds, closes
     /// idle connections and ends the loops. Returns at once; see ``waitUntilStopped()``.
-    public func shutdown(grace: Double = 10) {
+    package func shutdown(grace: Double = 10) {
         loops[0].post(.shutdown(grace: grace))  // the acceptor closes the listener, then tells the others
     }
 
     /// Blocks until the loops have ended.
-    public func waitUntilStopped() {
+    package func waitUntilStopped() {
         running.wait()
     }
 
     /// Waits for the loops to end without blocking a thread of the concurrency pool.
-    public func stopped() async {
+    package func stopped() async {
         await withCheckedContinuation { continuation in
             running.notify(queue: .global()) { continuation.resume() }
         }

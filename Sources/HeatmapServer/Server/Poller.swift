@@ -46,7 +46,7 @@ struct PollerEvent {
 }
 
 /// The poller behind the server's event loops.
-public enum EventLoopBackend: String, Sendable, Hashable, CaseIterable {
+package enum EventLoopBackend: String, Sendable, Hashable, CaseIterable {
     /// Linux's epoll (level-triggered): the default on Linux.
     case epoll
     /// POSIX `poll(2)`: everywhere, the default where epoll is missing (macOS).

@@ -3,32 +3,32 @@ import Synchronization
 /// A counter a responder advances whenever answers it let event loops keep may have changed
 /// (a layer's data changing, a reload): a kept answer stands while the counter still reads
 /// what it read before making it.
-public final class ResponseVersion: Sendable {
+package final class ResponseVersion: Sendable {
     private let counter = Atomic<Int>(0)
 
     /// A counter at 0.
-    public init() {}
+    package init() {}
 
     /// The value now (read it before looking up what the answer is made of).
-    public var value: Int { counter.load(ordering: .acquiring) }
+    package var value: Int { counter.load(ordering: .acquiring) }
 
     /// Marks every answer kept so far as stale.
-    public func advance() { counter.add(1, ordering: .releasing) }
+    package func advance() { counter.add(1, ordering: .releasing) }
 }
 
 /// What lets an event loop keep an answer and give it again to later requests of the same
 /// target: the version it was made at, and what to count when it is given again.
-public struct ReuseStamp: Sendable {
+package struct ReuseStamp: Sendable {
     /// The counter whose change makes the answer stale.
-    public var version: ResponseVersion
+    package var version: ResponseVersion
     /// Its value read before the answer was made.
-    public var stamp: Int
+    package var stamp: Int
     /// Called, on the loop's thread, for every request answered from the loop's copy (the
     /// responder's metrics).
-    public var reused: @Sendable () -> Void
+    package var reused: @Sendable () -> Void
 
     /// Creates a stamp.
-    public init(version: ResponseVersion, stamp: Int, reused: @escaping @Sendable () -> Void) {
+    package init(version: ResponseVersion, stamp: Int, reused: @escaping @Sendable () -> Void) {
         self.version = version
         self.stamp = stamp
         self.reused = reused
@@ -43,7 +43,7 @@ public struct ReuseStamp: Sendable {
 /// `If-None-Match`, while the stamp's version is unchanged. The loop keeps the response's
 /// head written out (all but `Date`), so a repeated answer costs no routing, lookup or
 /// formatting; the responder's shared caches and their locks are not touched.
-public protocol ReusingResponder: HTTPResponder {
+package protocol ReusingResponder: HTTPResponder {
     /// The reply to one request, as ``HTTPResponder/respond(to:)``; sets `reuse` when the
     /// loop may keep an immediate response for the same target.
     func respond(to request: HTTPRequest, reuse: inout ReuseStamp?) -> HTTPReply

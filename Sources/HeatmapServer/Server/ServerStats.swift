@@ -1,20 +1,20 @@
 import Synchronization
 
 /// Counters of the connection layer, read by `/metrics`.
-public final class ServerStats: Sendable {
+package final class ServerStats: Sendable {
     /// Connections open now.
-    public let openConnections = Atomic<Int>(0)
+    package let openConnections = Atomic<Int>(0)
     /// Connections accepted since start.
-    public let acceptedConnections = Atomic<Int>(0)
+    package let acceptedConnections = Atomic<Int>(0)
     /// Connections refused with 503 because the cap was reached.
-    public let rejectedConnections = Atomic<Int>(0)
+    package let rejectedConnections = Atomic<Int>(0)
     /// Requests refused by the parser (400, 414, 431, 505).
-    public let malformedRequests = Atomic<Int>(0)
+    package let malformedRequests = Atomic<Int>(0)
     /// Connections closed for a timeout (idle, slow request or stalled write).
-    public let timeouts = Atomic<Int>(0)
+    package let timeouts = Atomic<Int>(0)
     /// The poller of the server counting here (`nil` before one starts).
     let eventLoop = Mutex<EventLoopBackend?>(nil)
 
     /// Counters at zero.
-    public init() {}
+    package init() {}
 }

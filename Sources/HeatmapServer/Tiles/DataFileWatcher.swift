@@ -5,7 +5,7 @@ import Synchronization
 /// modification time, size and inode with the last ones seen, and calls `changed` with the
 /// files that differ (appeared, vanished, rewritten or replaced). A file is reported once per
 /// change, so a broken file's error is logged once, not on every check.
-public final class DataFileWatcher {
+package final class DataFileWatcher {
     /// What identifies one version of a file; `nil` when it cannot be read.
     struct Signature: Equatable, Sendable {
         var seconds: Int
@@ -25,7 +25,7 @@ public final class DataFileWatcher {
     /// Starts watching `paths`; `changed` runs on the watcher's own queue, one call at a time.
     ///
     /// - Parameter interval: seconds between checks (at least 0.05; default 2).
-    public init(paths: [String], interval: Double = 2, changed: @escaping @Sendable ([String]) -> Void) {
+    package init(paths: [String], interval: Double = 2, changed: @escaping @Sendable ([String]) -> Void) {
         let seen = Seen(Dictionary(paths.map { ($0, Self.signature($0)) }, uniquingKeysWith: { a, _ in a }))
         let queue = DispatchQueue(label: "heatmap.watch")
         timer = DispatchSource.makeTimerSource(queue: queue)
@@ -49,7 +49,7 @@ public final class DataFileWatcher {
     }
 
     /// Stops watching; no call of `changed` starts after it returns.
-    public func stop() { timer.cancel() }
+    package func stop() { timer.cancel() }
 
     deinit { timer.cancel() }
 

@@ -1,7 +1,7 @@
 import HeatmapKit
 
 /// What the server answers for a tile with nothing within reach.
-public enum EmptyTile: String, Sendable, CaseIterable {
+package enum EmptyTile: String, Sendable, CaseIterable {
     /// 204 No Content (the default; MapLibre takes it as an empty tile).
     case noContent = "204"
     /// 200 with a fully transparent PNG of the tile's size (Leaflet and OpenLayers count a 204

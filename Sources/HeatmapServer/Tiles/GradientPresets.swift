@@ -3,13 +3,13 @@ import HeatmapKit
 /// `gradient=NAME` and `gradient=RRGGBB[AA]:STOP,…`: the library's presets and parser
 /// (``Gradient/preset(named:colorMapSize:)``, ``Gradient/parse(_:colorMapSize:)``) with the
 /// server's error type.
-public enum GradientPresets {
+package enum GradientPresets {
     /// The preset names, in the order the map page lists them: ``Gradient/presetNames``.
-    public static let names = Gradient.presetNames
+    package static let names = Gradient.presetNames
 
     /// The gradient of a preset name with the server's 255 entries (``Gradient/paletteColorMapSize``);
     /// `nil` if unknown.
-    public static func named(_ name: String) -> Gradient? {
+    package static func named(_ name: String) -> Gradient? {
         Gradient.preset(named: name, colorMapSize: Gradient.paletteColorMapSize)
     }
 
@@ -18,7 +18,7 @@ public enum GradientPresets {
     /// - Parameter colorMapSize: entries of the colour map; `nil` for the server's 255
     ///   (``Gradient/paletteColorMapSize``: every tile a palette PNG).
     /// - Throws: ``OverrideError`` saying what is wrong.
-    public static func parse(_ text: String, colorMapSize: Int? = nil) throws(OverrideError) -> Gradient {
+    package static func parse(_ text: String, colorMapSize: Int? = nil) throws(OverrideError) -> Gradient {
         do {
             return try Gradient.parse(text, colorMapSize: colorMapSize ?? Gradient.paletteColorMapSize)
         } catch {
@@ -28,10 +28,10 @@ public enum GradientPresets {
 }
 
 /// A query parameter or configuration value that cannot be used, said in words.
-public struct OverrideError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct OverrideError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong.
-    public var description: String
+    package var description: String
 
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -1,36 +1,37 @@
 import Foundation
+import HeatmapCore
 import HeatmapKit
 
 /// One loaded data set: its index and where its points lie.
-public struct LayerData: Sendable {
+package struct LayerData: Sendable {
     /// The points, indexed.
-    public var index: PointIndex
+    package var index: PointIndex
     /// The points' extent (west > east when it crosses the antimeridian); `nil` without points.
-    public var bounds: PointBounds?
+    package var bounds: PointBounds?
     /// How many rows were skipped and where, when read with `skipInvalid`; `nil` when none were.
-    public var skipSummary: String?
+    package var skipSummary: String?
     /// The reader's note on CSV rows with more fields than the header, to print once; `nil`
     /// when none has.
-    public var longRowSummary: String?
+    package var longRowSummary: String?
     /// A source of weights drawn instead of `index` (a database table, say), or `nil`.
-    public var source: (any WeightSource)?
+    package var source: (any WeightSource)?
     /// The points (rows) the source holds, when it is not the index.
-    public var sourceCount = 0
+    package var sourceCount = 0
     /// The points with their values, when read with a value column (for the mean); `nil` otherwise.
-    public var values: ValueIndex? = nil
+    package var values: ValueIndex? = nil
     /// With ``source``: the mean's numerator Σ wᵢ·(vᵢ − LO) per pixel and LO...HI (see
     /// ``HeatmapTileLayer/init(source:shiftedValues:values:settings:cacheBytes:)``); `nil` for none.
-    public var sourceValues: SourceMeanChannel? = nil
+    package var sourceValues: SourceMeanChannel? = nil
 
     /// The points of a layer changed while serving (`POST`/`DELETE /{layer}/points`), when they
     /// are not `index`'s.
-    public var liveCount: Int?
+    package var liveCount: Int?
 
     /// The number of points drawn.
-    public var count: Int { liveCount ?? (source == nil ? index.count : sourceCount) }
+    package var count: Int { liveCount ?? (source == nil ? index.count : sourceCount) }
 
     /// Data drawn from another source of weights, with its number of points and extent.
-    public init(source: any WeightSource, count: Int, bounds: PointBounds?) {
+    package init(source: any WeightSource, count: Int, bounds: PointBounds?) {
         var empty = PointIndex.Builder()
         index = empty.build()
         self.source = source
@@ -39,7 +40,7 @@ public struct LayerData: Sendable {
     }
 
     /// Data from an index and its extent.
-    public init(index: PointIndex, bounds: PointBounds?) {
+    package init(index: PointIndex, bounds: PointBounds?) {
         self.index = index
         self.bounds = bounds
     }
@@ -47,7 +48,7 @@ public struct LayerData: Sendable {
     /// Data from points, with the box of their latitudes and longitudes as extent.
     ///
     /// - Throws: ``HeatmapError`` for the first invalid point.
-    public init(points: [WeightedLatLng]) throws(HeatmapError) {
+    package init(points: [WeightedLatLng]) throws(HeatmapError) {
         index = try PointIndex(points: points)
         bounds = points.first.map { first in
             var b = PointBounds(
@@ -70,7 +71,7 @@ public struct LayerData: Sendable {
     /// - Throws: ``LayerLoadError`` with the reader's message (file, line, what).
     ///
     /// - Parameter options: the format, columns and `skipInvalid` (default: detected, none skipped).
-    public static func load(path: String, options: PointReadOptions = .init()) throws(LayerLoadError) -> LayerData {
+    package static func load(path: String, options: PointReadOptions = .init()) throws(LayerLoadError) -> LayerData {
         do {
             let file = try PointFileReader.read(path: path, options: options)
             var data = LayerData(index: file.index, bounds: file.report.bounds)
@@ -90,7 +91,7 @@ extension PointBounds {
     /// Any finite bounds work, unwrapped longitudes too (`LayerData(points:)` keeps them as
     /// given): an extent of 360° or more is the whole world, and the zoom is clamped before it
     /// becomes an integer.
-    public var center: (longitude: Double, latitude: Double, zoom: Int) {
+    package var center: (longitude: Double, latitude: Double, zoom: Int) {
         let width = min(360, west <= east ? east - west : east + 360 - west)
         let span = max(width, (north - south) * 1.5, 1e-6)
         let zoom = min(max(log2(360 / span * 4).rounded(.down), 0), 16)

@@ -53,56 +53,11 @@ final class PercentileAdmission: Sendable {
     var refused: Int { refusedCount.load(ordering: .relaxed) }
 }
 
-extension TileOverrides {
-    /// `max-percentile=` is rounded to this step (at most 1000 distinct values, each a search).
-    static let percentileStep = 0.1
-
-    /// `p` rounded to ``percentileStep`` (0.1), and at least one step.
-    static func roundedPercentile(_ p: Double) -> Double {
-        max(percentileStep, (p * 10).rounded() / 10)
-    }
-}
-
 extension TileService {
-    /// Draws a tile whose percentile must be searched for first, if ``percentileSearches``
-    /// admits the search: on the render queue (a search waited for holds no render-pool
-    /// thread), else 503 with `Retry-After` at once.
-    /// The search drawing with `settings` at `zoom` and `scale` would need first, or `nil`.
-    func percentileSearch(layer: ServedLayer, zoom: Int, scale: Int, settings: HeatmapSettings)
-        -> PercentileAdmission.Key?
-    {
-        guard settings.maximumPercentile != nil,
-            layer.layer.needsPercentileSearch(zoom: zoom, scale: scale, settings: settings)
-        else { return nil }
-        // One search serves every zoom normalised at the same zoom, whatever the colours.
-        var searched = settings
-        searched.gradient = layer.settings.gradient
-        searched.opacity = layer.settings.opacity
-        searched.colorScale = layer.settings.colorScale
-        return PercentileAdmission.Key(
-            layer: layer.name, generation: layer.cacheStamp.generation, zoom: settings.normalizationZoom(zoom),
-            scale: scale, settings: searched)
-    }
-
     /// 503 with `Retry-After`: too many percentile searches at once.
     func percentileRefusal(_ reason: String) -> HTTPResponse {
         var response = HTTPResponse.text(.serviceUnavailable, reason)
         response.headers.add("Retry-After", String(options.retryAfterSeconds))
         return response
-    }
-
-    func searchThenRender(layer: ServedLayer, key: TileKey, done: @escaping InFlightRenders.Waiter) {
-        guard let search = percentileSearch(layer: layer, zoom: key.zoom, scale: key.scale, settings: key.settings)
-        else {
-            return renderQueue.async { [self] in done(render(layer: layer, key: key)) }
-        }
-        if let reason = percentileSearches.admit(search) {
-            return done(.failure(RenderFailure(status: 503, message: reason)))
-        }
-        renderQueue.async { [self] in
-            let result = render(layer: layer, key: key)
-            percentileSearches.release(search)
-            done(result)
-        }
     }
 }

@@ -1,14 +1,9 @@
+import HeatmapCore
 import HeatmapKit
 
-extension ServedLayer {
-    /// What a change of points did to the layer and to the server's cache.
-    struct PointsChange {
-        var change: LiveChange
-        /// The layer's generation after it.
-        var generation: Int
-        /// The cached tiles it dropped (those it reaches, see ``invalidation(changed:before:after:)``).
-        var tilesDropped: Int
-    }
+extension ServedLayer: PointsLayer {
+    /// Whether its points are in memory (a layer drawn from a database takes none).
+    var takesPoints: Bool { current.data.source == nil }
 
     /// Appends (or removes) points on the running layer and drops the cached tiles they reach
     /// from every server cache of the layer (``caches``), atomically with the generation that a
@@ -20,21 +15,24 @@ extension ServedLayer {
     /// - Throws: ``HeatmapError`` naming the point at fault; nothing is changed then.
     func change(_ points: [WeightedLatLng], removing: Bool) throws(HeatmapError) -> PointsChange {
         let changed = try PointIndex(points: points)
+        let base = settings
         return try state.withLock { (state) throws(HeatmapError) -> PointsChange in
-            let epoch = epoch.load(ordering: .relaxed)
+            let epoch = epochs.load(ordering: .relaxed)
             // A radius in metres at the data's middle latitude moves with it: measured before
             // and after only when a cached tile was drawn so (a pass over the points each).
-            let metresAtCentre = caches.contains { key in
-                key.layer == name && key.settings.radiusMeters != nil && key.settings.radiusLatitude == nil
+            let metresAtCentre = caches.contains(drawnFrom: self) { settings in
+                let drawn = settings.applied(to: base)
+                return drawn.radiusMeters != nil && drawn.radiusLatitude == nil
             }
-            let before = metresAtCentre ? try? layer.centreLatitude() : nil
-            let change = removing ? try layer.remove(points) : try layer.add(points)
-            let after = metresAtCentre ? try? layer.centreLatitude() : nil
+            let before = metresAtCentre ? try? heatmap.centreLatitude() : nil
+            let change = removing ? try heatmap.remove(points) : try heatmap.add(points)
+            let after = metresAtCentre ? try? heatmap.centreLatitude() : nil
             let dropped = caches.drop(
-                layer: name, epoch: epoch, Self.invalidation(changed: changed, before: before, after: after))
+                drawnFrom: self, epoch: epoch,
+                Self.invalidation(changed: changed, settings: base, before: before, after: after))
             var data = state.data
             data.liveCount = change.pointCount
-            data.bounds = removing ? layer.pointBounds : Self.bounds(data.bounds, growing: points)
+            data.bounds = removing ? heatmap.pointBounds : Self.bounds(data.bounds, growing: points)
             state = (state.generation + 1, data)
             answers.advance()
             return PointsChange(change: change, generation: state.generation, tilesDropped: dropped)
@@ -46,10 +44,11 @@ extension ServedLayer {
     /// Every tile of the mean (its colours follow the data's value range) is dropped, and with
     /// a radius in metres at the data's middle latitude, every tile when that latitude moved
     /// (`before` and `after`). M(z) is not here: a tile not reached is served while the M(z)
-    /// it was drawn with is still that of its zoom (see ``stands(_:at:waiting:)``).
-    static func invalidation(changed: PointIndex, before: Double?, after: Double?) -> TileInvalidation {
-        TileInvalidation(changed: changed) { key in
-            let settings = key.settings
+    /// it was drawn with is still that of its zoom (see ``stands(_:zoom:scale:at:waiting:)``).
+    static func invalidation(changed: PointIndex, settings base: HeatmapSettings, before: Double?, after: Double?)
+        -> TileInvalidation
+    {
+        TileInvalidation(changed: changed, settings: base) { key, settings in
             guard settings.aggregate == .sum else { return nil }
             guard settings.radiusMeters != nil else { return settings.radius * key.scale }
             var latitude = 0.0
@@ -112,17 +111,5 @@ extension ServedLayer {
             best = (b.start - a.end, b.start, a.end)
         }
         return best.gap > 0 ? (best.west, best.east) : (-180, 180)
-    }
-}
-
-extension TileCache where Key == TileKey {
-    /// Whether a cached tile's key satisfies `predicate` (a pass over the keys).
-    func contains(where predicate: (TileKey) -> Bool) -> Bool {
-        var found = false
-        removeAll { key in
-            if !found, predicate(key) { found = true }
-            return false
-        }
-        return found
     }
 }

@@ -1,23 +1,25 @@
 import HeatmapKit
 import Synchronization
 
-/// A named layer the server serves: its source file, its settings and the current data,
-/// swapped atomically on reload.
-public final class ServedLayer: Sendable {
+/// A heatmap the server serves, as a ``TileLayer`` like any other: its source file, its
+/// settings and the current data (swapped atomically on reload, changed by live points), with
+/// its tiles in the server's cache and their invalidation (see ServedLayer+Invalidation.swift),
+/// the same on its own route and inside any stack.
+package final class ServedLayer: Sendable {
     /// The name in URLs: letters, digits, `-`, `_` and `.` only.
-    public let name: String
+    package let name: String
     /// Where the data come from (for reloads); empty for data given directly.
-    public let source: String
+    package let source: String
     /// The layer's own settings; query parameters override them per request.
-    public let settings: HeatmapSettings
+    package let settings: HeatmapSettings
     /// Draws tiles for every settings (the server caches the results, so the layer does not).
-    let layer: HeatmapTileLayer
+    package let heatmap: HeatmapTileLayer
     let state: Mutex<(generation: Int, data: LayerData)>
     /// The server caches holding its tiles, where every change of its data drops those it reaches.
     let caches = LayerCaches()
     /// What the server's cache keys hold: advanced by reloads only, as live changes drop just
     /// the tiles they reach (see ServedLayer+Invalidation.swift).
-    let epoch = Atomic<Int>(0)
+    let epochs = Atomic<Int>(0)
     /// Advanced with the generation: the event loops' kept tile answers stand while it holds
     /// (see TileService+Reuse.swift).
     let answers = ResponseVersion()
@@ -25,7 +27,7 @@ public final class ServedLayer: Sendable {
     /// Creates a layer.
     ///
     /// - Throws: ``OverrideError`` for a name unfit for URLs or invalid settings.
-    public init(name: String, source: String = "", settings: HeatmapSettings = .default, data: LayerData)
+    package init(name: String, source: String = "", settings: HeatmapSettings = .default, data: LayerData)
         throws(OverrideError)
     {
         guard Self.isValidName(name) else {
@@ -41,21 +43,21 @@ public final class ServedLayer: Sendable {
         self.source = source
         self.settings = settings
         if let source = data.source, let mean = data.sourceValues {
-            layer = HeatmapTileLayer(
+            heatmap = HeatmapTileLayer(
                 source: source, shiftedValues: mean.shiftedValues, values: mean.values, settings: settings,
                 cacheBytes: 0)
         } else if let source = data.source {
-            layer = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
+            heatmap = HeatmapTileLayer(source: source, settings: settings, cacheBytes: 0)
         } else if let values = data.values {
-            layer = HeatmapTileLayer(values: values, settings: settings, cacheBytes: 0)
+            heatmap = HeatmapTileLayer(values: values, settings: settings, cacheBytes: 0)
         } else {
-            layer = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
+            heatmap = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
         }
         state = Mutex((0, data))
     }
 
     /// Whether a name is usable in URLs as is.
-    public static func isValidName(_ name: String) -> Bool {
+    package static func isValidName(_ name: String) -> Bool {
         !name.isEmpty && name.utf8.count <= 64 && !name.hasPrefix(".")
             && name.utf8.allSatisfy {
                 $0.isASCIILetter || (0x30...0x39).contains($0) || $0 == UInt8(ascii: "-")
@@ -64,22 +66,22 @@ public final class ServedLayer: Sendable {
     }
 
     /// The data now and their generation (which changes on every reload).
-    public var current: (generation: Int, data: LayerData) { state.withLock { $0 } }
+    package var current: (generation: Int, data: LayerData) { state.withLock { $0 } }
 
     /// Swaps in new data: requests under way finish on the old, later ones see the new.
-    public func replace(with data: LayerData) {
+    package func replace(with data: LayerData) {
         state.withLock { state in
             if let source = data.source, let mean = data.sourceValues {
-                layer.replaceSource(with: source, shiftedValues: mean.shiftedValues, values: mean.values)
+                heatmap.replaceSource(with: source, shiftedValues: mean.shiftedValues, values: mean.values)
             } else if let source = data.source {
-                layer.replaceSource(with: source)
+                heatmap.replaceSource(with: source)
             } else if let values = data.values {
-                layer.replaceData(withValues: values)
+                heatmap.replaceData(withValues: values)
             } else {
-                layer.replaceData(with: data.index)
+                heatmap.replaceData(with: data.index)
             }
             state = (state.generation + 1, data)
-            epoch.add(1, ordering: .relaxed)
+            epochs.add(1, ordering: .relaxed)
             answers.advance()
         }
     }

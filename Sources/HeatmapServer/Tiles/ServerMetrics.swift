@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Counters and the render-time histogram behind `/metrics` (Prometheus text format 0.0.4).
-public final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// Upper bounds of the render-time histogram's buckets, seconds.
     static let buckets: [Double] = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5]
 
@@ -37,7 +37,7 @@ public final class ServerMetrics: Sendable {
     private let cacheHits = Atomic<Int>(0)
 
     /// Counters at zero.
-    public init() {}
+    package init() {}
 
     func request(route: String, status: Int) {
         if route == "tile" {

@@ -1,41 +1,41 @@
 /// How the tile server answers, beyond its layers.
-public struct ServerOptions: Sendable {
+package struct ServerOptions: Sendable {
     /// The shared tile cache's size in bytes. Default 256 MiB.
-    public var cacheBytes: Int = 256 << 20
+    package var cacheBytes: Int = 256 << 20
     /// `Cache-Control` of tiles. Default `public, max-age=300`.
-    public var tileCacheControl = "public, max-age=300"
+    package var tileCacheControl = "public, max-age=300"
     /// `Cache-Control` of TileJSON, the catalog and the page. Default `no-cache` (revalidate
     /// with their `ETag`s).
-    public var documentCacheControl = "no-cache"
+    package var documentCacheControl = "no-cache"
     /// What an empty tile answers: 204 (the default) or a transparent PNG.
-    public var emptyTile = EmptyTile.noContent
+    package var emptyTile = EmptyTile.noContent
     /// Whether to send `Access-Control-Allow-Origin: *` and answer CORS preflights. Default true.
-    public var cors = true
+    package var cors = true
     /// Attribution in TileJSON and on the map page.
-    public var attribution = ""
+    package var attribution = ""
     /// Zoom levels offered, within 0...22.
-    public var minZoom = 0
+    package var minZoom = 0
     /// The deepest zoom offered. Default 22.
-    public var maxZoom = 22
+    package var maxZoom = 22
     /// Where Debian's `libjs-leaflet` keeps Leaflet; `nil` to always use the CDN.
-    public var leafletDirectory: String? = "/usr/share/javascript/leaflet"
+    package var leafletDirectory: String? = "/usr/share/javascript/leaflet"
     /// The base map's tile URL on the map page (OpenStreetMap's by default); empty for none.
-    public var baseMapURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
+    package var baseMapURL = "https://tile.openstreetmap.org/{z}/{x}/{y}.png"
     /// The scheme and authority for absolute URLs when a request has no usable `Host`.
-    public var publicURL = ""
+    package var publicURL = ""
 
     /// The `Retry-After` seconds of a 503 for a tile or image not available yet (an upstream
     /// that failed or timed out, a layer that said so). Default 2.
-    public var retryAfterSeconds = 2
+    package var retryAfterSeconds = 2
 
     /// Where the detail of a source's failure goes (once per failure episode, see
     /// ``SourceFailureLog``); HTTP clients get a plain sentence. Default standard error.
-    public var sourceFailureLog: @Sendable (String) -> Void = SourceFailureLog.standardError
+    package var sourceFailureLog: @Sendable (String) -> Void = SourceFailureLog.standardError
 
     /// The token that allows `POST` and `DELETE /{layer}/points`; `nil` (the default) answers
     /// them 403.
-    public var writeToken: WriteToken?
+    package var writeToken: WriteToken?
 
     /// The defaults.
-    public init() {}
+    package init() {}
 }

@@ -7,11 +7,11 @@ import Synchronization
 /// again only after a tile of it was drawn since (a line then says it answers again), and at
 /// most once in ``quietPeriod`` a layer. Under load a database that is down writes two lines,
 /// not one a request.
-public final class SourceFailureLog: Sendable {
+package final class SourceFailureLog: Sendable {
     /// What a client is told when the source failed.
-    public static let unavailableMessage = "the database is unavailable; retry later"
+    package static let unavailableMessage = "the database is unavailable; retry later"
     /// What a client is told when the source took longer than its timeout.
-    public static let timedOutMessage = "the database took too long to answer; retry later"
+    package static let timedOutMessage = "the database took too long to answer; retry later"
 
     /// A layer's failures: whether it is in an episode, the requests refused in it, whether
     /// its start was logged, and when a start was last logged.
@@ -31,11 +31,11 @@ public final class SourceFailureLog: Sendable {
     static let quietPeriod = Duration.seconds(30)
 
     /// An empty log: no layer failing.
-    public init() {}
+    package init() {}
 
     /// Writes `line` and a newline to standard error (the default of
     /// ``ServerOptions/sourceFailureLog``); a failed write is ignored.
-    public static let standardError: @Sendable (String) -> Void = { line in
+    package static let standardError: @Sendable (String) -> Void = { line in
         let bytes = Array((line + "\n").utf8)
         var written = 0
         while written < bytes.count {
@@ -53,7 +53,7 @@ public final class SourceFailureLog: Sendable {
     /// The client's answer to `error` of layer `layer` when it is a source's failure or
     /// timeout (`nil` for any other error), with its detail written to `write` if this is the
     /// layer's first failure since a tile of it was drawn.
-    public func publicMessage(
+    package func publicMessage(
         for error: HeatmapError, layer: String, write: @Sendable (String) -> Void
     ) -> String? {
         let message: String
@@ -87,7 +87,7 @@ public final class SourceFailureLog: Sendable {
 
     /// Ends layer `layer`'s failure episode, if any, after a tile of it was drawn, and says so
     /// (with the number of requests refused) to `write`.
-    public func drawn(layer: String, write: @Sendable (String) -> Void) {
+    package func drawn(layer: String, write: @Sendable (String) -> Void) {
         guard anyFailing.load(ordering: .acquiring) else { return }
         let refused: Int? = episodes.withLock { episodes in
             guard var episode = episodes[layer], episode.failing else { return nil }

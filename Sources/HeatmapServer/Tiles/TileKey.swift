@@ -1,18 +1,21 @@
 import HeatmapKit
 
-/// What identifies a tile response: the layer, its data generation, the settings, the tile.
+/// What identifies a tile response: the layer (or stack), the epoch of its data (reloads), the
+/// settings given with the request (canonical, see ``SettingOverrides``), the tile.
 struct TileKey: Hashable, Sendable, CacheCost {
     var layer: String
     var generation: Int
-    var settings: HeatmapSettings
+    var settings: SettingOverrides
     var zoom: Int
     var x: Int
     var y: Int
     var scale: Int
 
-    /// The layer's name (shared with the layer, so counted once too often) and the settings'
-    /// gradient arrays.
+    /// The layer's name (shared with the layer, so counted once too often) and the settings' query.
     var cacheCost: Int { HeapCost.string(layer) + settings.cacheCost }
+
+    /// The request the tile answers.
+    var request: TileRequest { TileRequest(x: x, y: y, zoom: zoom, scale: scale) }
 }
 
 /// A rendered tile, ready to answer from: PNG bytes and the hash of their strong ETag, or no
@@ -20,23 +23,64 @@ struct TileKey: Hashable, Sendable, CacheCost {
 struct RenderedTile: CacheCost {
     var png: [UInt8]?
     private var hash: UInt64
-    /// A live layer's tile: the M(z) its colours used (`nil` for none) and the generation of the
-    /// data it was drawn from (see ServedLayer+Invalidation.swift).
-    var normalization: Double?
-    var drawnAt = 0
+    /// What the tile depends on beyond its key: each live layer drawn into it, with the
+    /// generation of the data and the M(z) it was drawn with (see ServedLayer+Invalidation.swift).
+    var dependencies: TileDependencies
 
-    init(_ result: TileResult, normalization: Double? = nil, drawnAt: Int = 0) {
+    init(_ result: TileResult, dependencies: TileDependencies = .none) {
         png = result.png
         hash = ETag.hash(png ?? [])
-        self.normalization = normalization
-        self.drawnAt = drawnAt
+        self.dependencies = dependencies
     }
+
+    /// The answer: the image, or no tile.
+    var result: TileResult { png.map { .image($0) } ?? .noTile }
 
     /// The strong ETag: `"HASH-LENGTH"` in hexadecimal.
     var etag: String { ETag.strong(hash: hash, count: png?.count ?? 0) }
 
-    /// The PNG's storage.
-    var cacheCost: Int { png.map(HeapCost.array) ?? 0 }
+    /// The PNG's storage and the dependencies' list.
+    var cacheCost: Int { (png.map(HeapCost.array) ?? 0) + dependencies.cacheCost }
+}
+
+/// What a live layer's tile was drawn from: the layer, the generation of its data, the M(z) its
+/// colours used (`nil` for no tile and the mean, which need none) and the settings given.
+struct TileDependency: Sendable {
+    let layer: any LiveTileLayer
+    var drawnAt: Int
+    var normalization: Double?
+    let settings: SettingOverrides
+}
+
+/// The live layers a cached tile was drawn from: none (a URL layer, an archive), one (a heatmap,
+/// or a stack over one), or more (a stack of several).
+enum TileDependencies: Sendable {
+    case none
+    case one(TileDependency)
+    case many([TileDependency])
+
+    /// Every one, in order.
+    var all: [TileDependency] {
+        switch self {
+        case .none: []
+        case .one(let dependency): [dependency]
+        case .many(let list): list
+        }
+    }
+
+    /// The list of `list`.
+    init(_ list: [TileDependency]) {
+        switch list.count {
+        case 0: self = .none
+        case 1: self = .one(list[0])
+        default: self = .many(list)
+        }
+    }
+
+    var cacheCost: Int {
+        if case .many(let list) = self { return HeapCost.array(list) }
+        return 0
+    }
 }
 
 /// Strong entity tags from content: a 64-bit FNV-1a-style hash and the length.

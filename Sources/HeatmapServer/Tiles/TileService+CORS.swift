@@ -46,5 +46,5 @@ extension TileService {
 
 extension TileService {
     /// `GET, HEAD, OPTIONS` with CORS on, else `GET, HEAD`: the `Allow` of the server's own 405s.
-    public var allowedMethods: String { options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD" }
+    package var allowedMethods: String { options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD" }
 }

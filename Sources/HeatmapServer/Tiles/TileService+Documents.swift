@@ -2,15 +2,25 @@ import Foundation
 import HeatmapKit
 
 extension TileService {
-    /// TileJSON 3.0.0 of a layer; query overrides carry over into its tile URL.
-    func tileJSON(_ layer: ServedLayer, request: HTTPRequest, scale: Int = 1) -> HTTPResponse {
-        let overrides: TileOverrides
-        do {
-            overrides = try TileOverrides(query: request.queryItems)
-        } catch {
-            return .text(.badRequest, error.description)
+    /// `/{layer}.json` and `/{layer}@2x.json`: TileJSON of a layer or named stack, from the
+    /// layer itself where it describes itself (its settings from the query carried into its
+    /// tile URLs), else the plain document of every zoom offered over the whole world.
+    func tileJSON(_ name: String, request: HTTPRequest, scale: Int) -> HTTPResponse {
+        guard let layer = registry.registered(name) else { return .text(.notFound, "no layer \(name)") }
+        var settings = SettingOverrides()
+        if LayerRegistry.takesSettings(layer) {
+            do {
+                settings = try SettingOverrides(query: request.queryItems)
+            } catch {
+                return .text(.badRequest, error.description)
+            }
         }
-        return json(document(for: layer, base: baseURL(request), overrides: overrides, scale: scale))
+        do {
+            let document = try document(for: layer, base: baseURL(request), settings: settings, scale: scale)
+            return validated(inRequestedFormat(json(document), request: request), request)
+        } catch {
+            return .text(error.status, error.message)
+        }
     }
 
     /// The layers with their TileJSON and tile URLs, gradients and defaults, for the page and clients.
@@ -18,42 +28,27 @@ extension TileService {
         let base = baseURL(request)
         return json(
             Catalog(
-                layers: layers.map { document(for: $0, base: base, overrides: TileOverrides()) }
-                    + storedLayers.map { storedDocument($0, base: base) }
-                    + (hosted.map(\.name) + stacks.map(\.name)).map { hostedDocument($0, base: base) },
-                gradients: GradientPresets.names, attribution: options.attribution))
+                layers: registry.layers.compactMap { try? document(for: $0, base: base, settings: SettingOverrides()) },
+                gradients: GradientPresets.names, attribution: options.attribution,
+                controls: SettingsSchema.pageControls))
     }
 
-    /// A live layer's TileJSON for tiles of `scale`: its bounds are the points' extent padded by
-    /// the kernel's reach at the lowest zoom offered (see ``PointBounds/padded(byPixels:atZoom:)``).
-    private func document(
-        for layer: ServedLayer, base: String, overrides: TileOverrides, scale: Int = 1
-    ) -> TileJSON {
-        let data = layer.current.data
-        let query = overrides.query.isEmpty ? "" : "?" + overrides.query
-        let settings = overrides.applied(to: layer.settings)
-        // In points (pixels at scale 1): a radius in metres is its reach at the lowest zoom.
-        let radius =
-            settings.radiusMeters == nil
-            ? settings.radius
-            : (try? layer.layer.kernelRadius(zoom: options.minZoom, settings: settings)) ?? settings.radius
-        var bounds: [Double] = [-180, -85.0511, 180, 85.0511]
-        if let b = data.bounds?.padded(byPixels: radius, atZoom: options.minZoom).withoutWrapping {
-            bounds = [b.west, b.south, b.east, b.north]
+    /// A layer's TileJSON: its own description (``TileJSONLayer``), else every zoom offered,
+    /// the whole world, and for a stack the names of its layers.
+    func document(for layer: any TileLayer, base: String, settings: SettingOverrides, scale: Int = 1)
+        throws(LookupFailure) -> TileJSON
+    {
+        if let described = layer as? any TileJSONLayer {
+            return try described.tileJSON(base: base, settings: settings, scale: scale, options: options)
         }
-        var center: [Double] = [0, 0, 1]
-        if let c = data.bounds?.center { center = [c.longitude, c.latitude, Double(c.zoom)] }
-        let suffix = scale == 1 ? "" : "@\(scale)x"
+        let description = (layer as? any CompositeLayer).map {
+            "Stack of " + $0.layers.map(\.name).joined(separator: ", ")
+        }
         return TileJSON(
-            tilejson: "3.0.0", name: layer.name, description: "Heatmap of \(data.count) points",
-            attribution: options.attribution, scheme: "xyz",
-            tiles: ["\(base)/\(layer.name)/{z}/{x}/{y}\(suffix).png\(query)"], tileSize: 256 * scale,
-            minzoom: options.minZoom, maxzoom: options.maxZoom, bounds: bounds, center: center,
-            points: data.count, radius: layer.settings.radius, opacity: layer.settings.opacity,
-            scales: [1, 2, 3].map { "\(base)/\(layer.name)\($0 == 1 ? "" : "@\($0)x").json\(query)" },
-            legend: "\(base)/\(layer.name)/legend.json?z={z}\(scale == 1 ? "" : "&scale=\(scale)")"
-                + (overrides.query.isEmpty ? "" : "&" + overrides.query),
-            maxPercentile: overrides.applied(to: layer.settings).maximumPercentile)
+            tilejson: "3.0.0", name: layer.name, description: description ?? "", attribution: options.attribution,
+            scheme: "xyz", tiles: ["\(base)/\(layer.name)/{z}/{x}/{y}.png"], tileSize: layer.tileSize,
+            minzoom: options.minZoom, maxzoom: options.maxZoom, bounds: [-180, -85.0511, 180, 85.0511],
+            center: [0, 0, 1], points: 0, radius: 0, opacity: layer.opacity)
     }
 
     func json(_ value: some Encodable) -> HTTPResponse {
@@ -129,4 +124,6 @@ struct Catalog: Encodable {
     var layers: [TileJSON]
     var gradients: [String]
     var attribution: String
+    /// The map page's controls, one a setting (see ``SettingsSchema/pageControls``).
+    var controls: [PageControl]
 }

@@ -9,8 +9,9 @@ extension TileService {
     /// "generation": G, "tilesDropped": D}` (the cached tiles the change reached, dropped).
     func points(_ request: HTTPRequest, layer name: String) -> HTTPReply {
         let route = Route.points(layer: name)
-        guard let layer = byName[name], layer.current.data.source == nil else {
-            if byName[name] != nil || tileLayers[name] != nil || storedByName[name] != nil {
+        let found = registry.registered(name)
+        guard let layer = found as? any PointsLayer, layer.takesPoints else {
+            if found != nil {
                 var response = HTTPResponse.text(
                     .methodNotAllowed, "only in-memory heatmap layers take points; \(name) is not one")
                 response.headers.add("Allow", options.cors ? "GET, HEAD, OPTIONS" : "GET, HEAD")
@@ -50,7 +51,7 @@ extension TileService {
     }
 
     /// Reads the body and changes the layer: 200 with what was done, or 400 naming the fault.
-    private func apply(_ body: [UInt8], format: PointFormat, removing: Bool, to layer: ServedLayer)
+    private func apply(_ body: [UInt8], format: PointFormat, removing: Bool, to layer: any PointsLayer)
         -> HTTPResponse
     {
         guard !body.isEmpty else { return .text(.badRequest, "the body holds no points") }
@@ -62,7 +63,7 @@ extension TileService {
         } catch {
             return .text(.badRequest, error.description)
         }
-        let done: ServedLayer.PointsChange
+        let done: PointsChange
         do {
             done = try layer.change(points, removing: removing)
         } catch {

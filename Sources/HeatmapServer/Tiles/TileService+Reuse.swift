@@ -1,12 +1,12 @@
 extension TileService: ReusingResponder {
     /// A heatmap layer's tile answered from the shared cache (200 or 204) may be kept by the
-    /// event loop that asked, stamped with the layer's ``ServedLayer/answers`` read before the
+    /// event loop that asked, stamped with the layer's ``LiveTileLayer/answers`` read before the
     /// lookup: any change of the layer's data (points posted or deleted, a table's change, a
     /// reload) advances it with the generation, so no loop gives a tile that the shared path
     /// would no longer give. Pre-rendered, hosted and stacked layers are not kept.
-    public func respond(to request: HTTPRequest, reuse: inout ReuseStamp?) -> HTTPReply {
+    package func respond(to request: HTTPRequest, reuse: inout ReuseStamp?) -> HTTPReply {
         guard options.cacheBytes > 0, case .tile(let name, _, _, _, _) = Route(path: request.path),
-            let layer = byName[name]
+            let layer = registry.byName[name]?.itself
         else { return respond(to: request) }
         let stamp = layer.answers.value
         let reply = respond(to: request)
@@ -23,5 +23,5 @@ extension TileService: ReusingResponder {
 
     /// An eighth of the shared cache, at most 16 MiB: the bodies are mostly the shared
     /// cache's own storage, not copies.
-    public var reuseBytesPerLoop: Int { min(options.cacheBytes / 8, 16 << 20) }
+    package var reuseBytesPerLoop: Int { min(options.cacheBytes / 8, 16 << 20) }
 }

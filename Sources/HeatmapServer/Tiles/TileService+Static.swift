@@ -2,7 +2,7 @@ import HeatmapKit
 
 extension TileService {
     /// The widest and tallest static image, in points (at `@2x`, twice as many pixels).
-    public static let maximumStaticPoints = 1280
+    package static let maximumStaticPoints = 1280
 
     /// `/static/{layer-or-stack}/{lon},{lat},{zoom}/{width}x{height}[@2x].png`: the library's
     /// static image (``TileLayer/image(_:)``) of the layer, drawn from its tiles; 503 with
@@ -24,8 +24,8 @@ extension TileService {
             return finish(.text(.badRequest, error.description), route: route)
         }
         let layer: any TileLayer
-        switch tileLayer(named: name) {
-        case .success(let found): layer = found
+        switch registry.entry(named: name) {
+        case .success(let found): layer = found.layer
         case .failure(let failure): return finish(.text(failure.status, failure.message), route: route)
         }
         return .deferred { [self] completion in

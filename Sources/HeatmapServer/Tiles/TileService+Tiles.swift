@@ -1,39 +1,80 @@
 import HeatmapKit
 
 extension TileService {
-    /// A tile: from the cache at once, or rendered once per key off the I/O thread.
-    func tile(_ request: HTTPRequest, layer: ServedLayer, zoom: Int, x: Int, y: Int, scale: Int) -> HTTPReply {
-        let route = Route.tile(layer: layer.name, zoom: zoom, x: x, y: y, scale: scale)
+    /// A layer that could not be found (404), a stack too tall or settings it cannot take (400).
+    package struct LookupFailure: Error {
+        var status: HTTPStatus
+        package var message: String
+    }
+
+    /// A tile of any layer: from the cache at once, or drawn once per key off the I/O thread.
+    func tile(_ request: HTTPRequest, name: String, zoom: Int, x: Int, y: Int, scale: Int) -> HTTPReply {
+        let route = Route.tile(layer: name, zoom: zoom, x: x, y: y, scale: scale)
         if let reason = offGrid(zoom: zoom, x: x, y: y) { return finish(.text(.badRequest, reason), route: route) }
-        let overrides: TileOverrides
+        let entry: LayerRegistry.Entry
+        let settings: SettingOverrides
         do {
-            overrides = try TileOverrides(query: request.queryItems)
+            entry = try registry.entry(named: name).get()
+            settings = try requestSettings(request, for: entry.layer, name: name)
         } catch {
-            return finish(.text(.badRequest, error.description), route: route)
+            return finish(.text(error.status, error.message), route: route)
         }
-        let settings = overrides.applied(to: layer.settings)
-        // Keyed by the reload epoch: a live change drops only the tiles it reaches, and a tile
-        // drawn before it stands only while its zoom's M(z) is unchanged.
-        let (generation, epoch) = layer.cacheStamp
+        // The live layers' generations first: a tile cached or drawn after them is at least as new.
+        let generations = Generations(entry.live)
         let key = TileKey(
-            layer: layer.name, generation: epoch, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
+            layer: name, generation: entry.stamp, settings: settings, zoom: zoom, x: x, y: y, scale: scale)
         // Renders are shared per generation: a request after a change never waits for one begun before it.
         var shared = key
-        shared.generation = generation
+        shared.generation = generations.combined(with: key.generation)
         let current: (RenderedTile) -> Bool = { [self] in
-            layer.stands($0, key: key, at: generation, waiting: false, in: cache)
+            stands($0, key: key, generations: generations, waiting: false)
         }
         return cachedOrShared(request, key: key, route: route, sharedAs: shared, accepting: current) {
             [self] done in
-            // A percentile not known yet: a bounded search, waited for off the render pool.
-            if settings.maximumPercentile != nil,
-                layer.layer.needsPercentileSearch(zoom: zoom, scale: scale, settings: settings)
-            {
-                return searchThenRender(layer: layer, key: key, done: done)
+            guard let live = entry.itself else {
+                Task(executorPreference: DispatchTaskExecutor.shared) { [self] in done(await render(entry, key: key)) }
+                return
             }
-            let work: @Sendable () -> Void = { [self] in done(render(layer: layer, key: key)) }
-            if layer.current.data.source == nil { renderPool.async(work) } else { renderQueue.async(execute: work) }
+            // A percentile not known yet: a bounded search, waited for off the render pool.
+            if let search = live.percentileSearch(zoom: zoom, scale: scale, settings: settings) {
+                if let reason = percentileSearches.admit(search) {
+                    return done(.failure(RenderFailure(status: 503, message: reason)))
+                }
+                return renderQueue.async { [self] in
+                    let result = render(live, entry: entry, key: key)
+                    percentileSearches.release(search)
+                    done(result)
+                }
+            }
+            let work: @Sendable () -> Void = { [self] in done(render(live, entry: entry, key: key)) }
+            switch live.workload {
+            case .cpu: renderPool.async(work)
+            case .io: renderQueue.async(execute: work)
+            }
         }
+    }
+
+    /// The settings a tile request gives its layer: its query's (``SettingOverrides``), none
+    /// for a layer that draws as it is (an archive, a URL layer: the query does not apply).
+    ///
+    /// - Throws: ``LookupFailure`` (400) for a parameter that does not parse, or for any given
+    ///   to a stack that holds no layer to take them.
+    func requestSettings(_ request: HTTPRequest, for layer: any TileLayer, name: String) throws(LookupFailure)
+        -> SettingOverrides
+    {
+        let items = request.queryItems
+        guard !items.isEmpty else { return SettingOverrides() }
+        let settings: SettingOverrides
+        do {
+            settings = try SettingOverrides(query: items)
+        } catch {
+            throw LookupFailure(status: .badRequest, message: error.description)
+        }
+        guard !settings.isEmpty, !LayerRegistry.takesSettings(layer) else { return settings }
+        guard layer is any CompositeLayer else { return SettingOverrides() }
+        throw LookupFailure(
+            status: .badRequest,
+            message: "stack \(name) holds no heatmap to take \(settings.query): its layers draw as they are")
     }
 
     /// Why a tile cannot be asked for (a zoom not offered, off the grid), or `nil`.
@@ -85,44 +126,6 @@ extension TileService {
             return response
         default: return .text(.internalServerError, failure.message)
         }
-    }
-
-    /// Draws a tile (or takes it from the cache, if a render finished since the lookup).
-    func render(layer: ServedLayer, key: TileKey) -> Result<RenderedTile, RenderFailure> {
-        // The generation first: a tile cached or drawn after it is at least as new.
-        var generation = layer.cacheStamp.generation
-        if let cached = cache[key], layer.stands(cached, key: key, at: generation, waiting: true, in: cache) {
-            return .success(cached)
-        }
-        let start = Self.seconds()
-        let startCPU = Self.threadCPUSeconds()
-        let drawn: DrawnTile
-        do {
-            (drawn, generation) = try drawFollowingSwaps(layer: layer, key: key, generation: generation)
-        } catch {
-            metrics.renderFailed()
-            switch error {
-            case .tileOutOfRange, .invalidMean, .invalidGroundRadius:
-                return .failure(RenderFailure(status: 400, message: error.description))
-            default: break
-            }
-            // The data's source (a database) is down or too slow: try again later. The client
-            // gets a plain sentence; the detail (host, user, SQL) goes to the log, once an episode.
-            if let failure = sourceFailure(error, layer: layer.name) {
-                if case .sourceTimedOut = error {
-                    metrics.sourceFailed(timeout: true)
-                } else {
-                    metrics.sourceFailed(timeout: false)
-                }
-                return .failure(failure)
-            }
-            return .failure(RenderFailure(status: 500, message: error.description))
-        }
-        let tile = RenderedTile(drawn.result, normalization: drawn.normalization, drawnAt: generation)
-        sourceAnswered(layer.name)
-        metrics.rendered(seconds: Self.seconds() - start, cpuSeconds: Self.threadCPUSeconds() - startCPU)
-        layer.insert(tile, for: key, drawnAt: generation, into: cache)
-        return .success(tile)
     }
 
     /// 200 with the PNG, 204 for no tile (or a transparent PNG of `scale` with `--empty-tile png`),

@@ -47,13 +47,16 @@ extension TileService {
         }
     }
 
-    /// `webp-quality=N` (0...100) of a query; `nil` when absent (lossless).
+    /// `webp-quality=N` (0...100) of a query, read by its row of ``SettingsSchema``; `nil` when
+    /// absent (lossless).
     static func webpQuality(_ items: [(name: String, value: String)]) throws(OverrideError) -> Int? {
-        guard let text = items.last(where: { $0.name == "webp-quality" })?.value else { return nil }
-        guard let quality = Int(text), WebPEncoder.qualityRange.contains(quality) else {
-            throw OverrideError("webp-quality \"\(text)\" is not a whole number in 0...100")
+        let name = SettingsSchema.webpQuality.name
+        guard let text = items.last(where: { $0.name == name })?.value else { return nil }
+        do {
+            return try SettingsSchema.webpQuality(text)
+        } catch {
+            throw OverrideError(error.description)
         }
-        return quality
     }
 
     /// The WebP answer to the PNG route's `response`: 200 with the WebP (from its cache, or

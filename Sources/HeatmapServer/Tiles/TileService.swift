@@ -1,31 +1,23 @@
 import Dispatch
 import Foundation
+import HeatmapCore
 import HeatmapKit
 
 /// The tile server's responder: routes, the shared tile cache, one render per key, metrics.
 ///
-/// Cheap answers (cached tiles, JSON, the page) are made on the I/O thread; renders of in-memory
-/// layers run on a pool of a thread per core (those of databases and hosted layers on Dispatch's
-/// global queue), and come back through the event loop.
-public final class TileService: HTTPResponder {
-    /// The layers in the order given.
-    public let layers: [ServedLayer]
+/// Every layer is a ``TileLayer`` in one registry (``LayerRegistry``); each route is written
+/// once against the layers' capabilities (LayerCapabilities.swift). Cheap answers (cached
+/// tiles, JSON, the page) are made on the I/O thread; renders of in-memory layers run on a
+/// pool of a thread per core (those of databases on Dispatch's global queue, of other layers
+/// and stacks as tasks), and come back through the event loop.
+package final class TileService: HTTPResponder {
     /// The options.
-    public let options: ServerOptions
+    package let options: ServerOptions
     /// Counters for `/metrics`.
-    public let metrics = ServerMetrics()
+    package let metrics = ServerMetrics()
     /// The connection layer's counters (shared with the ``HTTPServer``).
-    public let stats: ServerStats
-    let byName: [String: ServedLayer]
-    /// The pre-rendered layers, in the order given, and by name.
-    public let storedLayers: [StoredLayer]
-    let storedByName: [String: StoredLayer]
-    /// The layers hosted as they are (URL layers, your own), in the order given.
-    public let hosted: [HostedLayer]
-    /// The named stacks, in the order given.
-    public let stacks: [StackDefinition]
-    /// Every layer but the heatmaps, by name: pre-rendered, hosted and stacks.
-    let tileLayers: [String: any TileLayer]
+    package let stats: ServerStats
+    let registry: LayerRegistry
     let cache: TileCache<TileKey, RenderedTile>
     /// WebP tiles made from the PNG tiles (TileService+WebP.swift), a quarter of the PNG cache's size.
     let webpCache: TileCache<WebPTileKey, RenderedTile>
@@ -40,68 +32,54 @@ public final class TileService: HTTPResponder {
     /// The layers whose source fails, so that its detail is logged once an episode.
     let sourceFailures = SourceFailureLog()
 
-    /// Creates the responder.
+    /// Creates the responder over `layers` (any ``TileLayer``s with names fit for URLs: the
+    /// heatmaps as ``ServedLayer``s, archives as ``StoredLayer``s, URL layers and your own as
+    /// ``HostedLayer``s) and the named `stacks` of them, bottom first.
     ///
-    /// - Parameters:
-    ///   - stored: pre-rendered layers, served beside the live ones on the same routes.
-    ///   - hosted: any other ``TileLayer``s (URL layers, your own), on the same routes.
-    ///   - stacks: named stacks of the layers above (or of stacks defined before), bottom first.
     /// - Throws: ``OverrideError`` when two layers share a name, there are none, a stack names
     ///   a layer that does not exist, or the zooms offered are not a range within 0...22.
-    public init(
-        layers: [ServedLayer], stored: [StoredLayer] = [], hosted: [HostedLayer] = [],
-        stacks: [StackDefinition] = [], options: ServerOptions = ServerOptions(), stats: ServerStats = ServerStats()
+    package init(
+        serving layers: [any TileLayer], stacks: [StackDefinition] = [], options: ServerOptions = ServerOptions(),
+        stats: ServerStats = ServerStats()
     ) throws(OverrideError) {
-        guard !layers.isEmpty || !stored.isEmpty || !hosted.isEmpty else { throw OverrideError("no layers to serve") }
+        guard !layers.isEmpty else { throw OverrideError("no layers to serve") }
         guard 0 <= options.minZoom, options.minZoom <= options.maxZoom, options.maxZoom <= WebMercator.maximumZoom
         else {
             throw OverrideError(
                 "zooms \(options.minZoom)...\(options.maxZoom) are not within 0...\(WebMercator.maximumZoom), lowest first"
             )
         }
-        var byName: [String: ServedLayer] = [:]
-        var storedByName: [String: StoredLayer] = [:]
-        var tileLayers: [String: any TileLayer] = [:]
-        var seen: Set<String> = []
-        for name in layers.map(\.name) + stored.map(\.name) + hosted.map(\.name) + stacks.map(\.name) {
-            guard seen.insert(name).inserted else { throw OverrideError("two layers are named \(name)") }
-        }
-        for layer in layers { byName[layer.name] = layer }
-        for layer in stored {
-            storedByName[layer.name] = layer
-            tileLayers[layer.name] = layer
-        }
-        for layer in hosted { tileLayers[layer.name] = layer.layer }
-        for stack in stacks {
-            guard ServedLayer.isValidName(stack.name), !stack.layers.isEmpty else {
-                throw OverrideError("stack \"\(stack.name)\" needs a name fit for URLs and at least one layer")
-            }
-            var members: [any TileLayer] = []
-            for member in stack.layers {
-                guard let layer = byName[member]?.layer ?? tileLayers[member] else {
-                    throw OverrideError("stack \(stack.name): no layer \(member)")
-                }
-                members.append(layer)
-            }
-            tileLayers[stack.name] = TileStack(members, name: stack.name, cacheBytes: 0)
-        }
-        self.hosted = hosted
-        self.stacks = stacks
-        self.tileLayers = tileLayers
-        self.layers = layers
-        self.byName = byName
-        storedLayers = stored
-        self.storedByName = storedByName
+        let registry = try LayerRegistry(layers: layers, stacks: stacks)
+        self.registry = registry
         self.options = options
         self.stats = stats
-        cache = TileCache(capacityBytes: options.cacheBytes)
+        let cache = TileCache<TileKey, RenderedTile>(capacityBytes: options.cacheBytes)
+        self.cache = cache
         webpCache = TileCache(capacityBytes: options.cacheBytes / 4)
-        for layer in layers { layer.caches.attach(cache) }
+        for case let live as any LiveTileLayer in layers {
+            live.caches.attach(cache) { [weak registry] name in registry?.draws(name, from: live) ?? false }
+        }
         assets = StaticAssets(leafletDirectory: options.leafletDirectory)
     }
 
+    /// Creates the responder over heatmaps, `stored` archives and `hosted` layers, in that
+    /// order, and the named `stacks` of them (see ``init(serving:stacks:options:stats:)``).
+    ///
+    /// - Throws: ``OverrideError`` as ``init(serving:stacks:options:stats:)``.
+    package convenience init(
+        layers: [ServedLayer], stored: [StoredLayer] = [], hosted: [HostedLayer] = [],
+        stacks: [StackDefinition] = [], options: ServerOptions = ServerOptions(), stats: ServerStats = ServerStats()
+    ) throws(OverrideError) {
+        try self.init(
+            serving: layers as [any TileLayer] + stored as [any TileLayer] + hosted as [any TileLayer], stacks: stacks,
+            options: options, stats: stats)
+    }
+
+    /// Every layer and named stack, in the order given.
+    package var layers: [any TileLayer] { registry.layers }
+
     /// Answers a request.
-    public func respond(to request: HTTPRequest) -> HTTPReply {
+    package func respond(to request: HTTPRequest) -> HTTPReply {
         let route = Route(path: request.path)
         if let (status, reason) = Self.targetRefusal(path: request.path, query: request.query) {
             return finish(.text(status, reason), route: route)
@@ -115,12 +93,7 @@ public final class TileService: HTTPResponder {
         }
         switch route {
         case .tile(let name, let zoom, let x, let y, let scale):
-            if let layer = byName[name] { return tile(request, layer: layer, zoom: zoom, x: x, y: y, scale: scale) }
-            switch tileLayer(named: name) {
-            case .success(let layer):
-                return hostedTile(request, name: name, layer: layer, zoom: zoom, x: x, y: y, scale: scale)
-            case .failure(let failure): return finish(.text(failure.status, failure.message), route: route)
-            }
+            return tile(request, name: name, zoom: zoom, x: x, y: y, scale: scale)
         case .staticImage(let name, let viewport):
             return staticImage(request, name: name, viewport: viewport)
         case .badStatic(let reason):
@@ -130,18 +103,7 @@ public final class TileService: HTTPResponder {
         case .legend(let name, let format):
             return legend(request, name: name, format: format)
         case .tileJSON(let name, let scale):
-            if let stored = storedByName[name] {
-                return finish(
-                    inRequestedFormat(storedTileJSON(stored, request: request, scale: scale), request: request),
-                    route: route)
-            }
-            if let layer = byName[name] {
-                let document = inRequestedFormat(tileJSON(layer, request: request, scale: scale), request: request)
-                return finish(validated(document, request), route: route)
-            }
-            guard tileLayers[name] != nil else { return finish(.text(.notFound, "no layer \(name)"), route: route) }
-            let document = inRequestedFormat(json(hostedDocument(name, base: baseURL(request))), request: request)
-            return finish(validated(document, request), route: route)
+            return finish(tileJSON(name, request: request, scale: scale), route: route)
         case .catalog: return finish(validated(catalog(request: request), request), route: route)
         case .health: return finish(.text(.ok, "ok"), route: route)
         case .metrics:
@@ -175,17 +137,18 @@ public final class TileService: HTTPResponder {
     }
 
     func metricsText() -> String {
-        metrics.exposition(
-            stats: stats, cache: (cache.count, cache.bytes),
-            layers: layers.map { ($0.name, $0.current.data.count) }) + percentileMetricsText()
+        let live = registry.layers.compactMap { $0 as? any LiveTileLayer }
+        return metrics.exposition(
+            stats: stats, cache: (cache.count, cache.bytes), layers: live.map { ($0.name, $0.pointCount) })
+            + percentileMetricsText()
     }
 
-    /// Loads every layer's source again with `loader` and swaps the data in; the cache is
-    /// dropped. Requests under way finish on the old data. Returns the errors, one a layer.
+    /// Loads every reloadable layer's source again with `loader` and swaps the data in; the
+    /// cache is dropped. Requests under way finish on the old data. Returns the errors, one a layer.
     @discardableResult
-    public func reload(using loader: (String) throws(LayerLoadError) -> LayerData) -> [LayerLoadError] {
+    package func reload(using loader: (String) throws(LayerLoadError) -> LayerData) -> [LayerLoadError] {
         var errors: [LayerLoadError] = []
-        for layer in layers where !layer.source.isEmpty {
+        for case let layer as any ReloadableLayer in registry.layers where !layer.source.isEmpty {
             do {
                 layer.replace(with: try loader(layer.source))
                 metrics.reloaded(ok: true)
@@ -197,13 +160,18 @@ public final class TileService: HTTPResponder {
         cache.removeAll()
         return errors
     }
+
+    /// The files of the layers read from files, in the order given (for the watcher).
+    package var sources: [String] {
+        registry.layers.compactMap { ($0 as? any ReloadableLayer)?.source }.filter { !$0.isEmpty }
+    }
 }
 
 /// Data that could not be loaded for a layer.
-public struct LayerLoadError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct LayerLoadError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong, naming the file.
-    public var description: String
+    package var description: String
 
     /// Creates an error.
-    public init(_ description: String) { self.description = description }
+    package init(_ description: String) { self.description = description }
 }

@@ -2,14 +2,14 @@ import Foundation
 
 /// The secret that `POST` and `DELETE /{layer}/points` must present as
 /// `Authorization: Bearer TOKEN`. It never prints: its description is `***`.
-public struct WriteToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
+package struct WriteToken: Sendable, Hashable, CustomStringConvertible, CustomDebugStringConvertible {
     private let bytes: [UInt8]
 
     /// A token from its text (surrounding whitespace and line ends dropped).
     ///
     /// - Throws: ``LayerLoadError`` when nothing is left, or the text holds spaces or controls
     ///   (a header could not carry it).
-    public init(_ text: String) throws(LayerLoadError) {
+    package init(_ text: String) throws(LayerLoadError) {
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw LayerLoadError("the write token is empty") }
         guard trimmed.utf8.allSatisfy({ (0x21...0x7E).contains($0) }) else {
@@ -21,7 +21,7 @@ public struct WriteToken: Sendable, Hashable, CustomStringConvertible, CustomDeb
     /// Reads the token from the first line of a file (`--write-token-file`).
     ///
     /// - Throws: ``LayerLoadError`` naming the file (never its content).
-    public static func load(path: String) throws(LayerLoadError) -> WriteToken {
+    package static func load(path: String) throws(LayerLoadError) -> WriteToken {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw LayerLoadError("\(path): the write token file cannot be read")
         }
@@ -36,7 +36,7 @@ public struct WriteToken: Sendable, Hashable, CustomStringConvertible, CustomDeb
 
     /// Whether an `Authorization` value is `Bearer` with this token, compared in time that
     /// depends on the lengths only, never on where the bytes differ.
-    public func accepts(authorization: String?) -> Bool {
+    package func accepts(authorization: String?) -> Bool {
         guard let authorization else { return false }
         let parts = authorization.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard parts.count == 2, parts[0].lowercased() == "bearer" else { return false }
@@ -51,7 +51,7 @@ public struct WriteToken: Sendable, Hashable, CustomStringConvertible, CustomDeb
     }
 
     /// `***`: the token never appears in output.
-    public var description: String { "***" }
+    package var description: String { "***" }
     /// `***`.
-    public var debugDescription: String { "***" }
+    package var debugDescription: String { "***" }
 }

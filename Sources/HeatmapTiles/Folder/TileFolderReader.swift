@@ -6,18 +6,18 @@ import Foundation
 /// (a symbolic link to `/etc/passwd`, or a linked `z` or `x` folder elsewhere), a device, FIFO
 /// or socket, a file over 16 MiB, and a file that is not a PNG are errors naming the file. A
 /// link inside the folder to a tile inside it is followed (deduplicated tile sets use them).
-public struct TileFolderReader: TileArchiveReader {
+package struct TileFolderReader: TileArchiveReader {
     /// The folder.
-    public let path: String
+    package let path: String
     /// The folder resolved (absolute, without links): every tile read lies inside it.
     let root: String
     /// From `metadata.json`, or defaults when there is none.
-    public let metadata: TileMetadata
+    package let metadata: TileMetadata
 
     /// Opens a folder.
     ///
     /// - Throws: ``TileArchiveError`` when it is not a folder or its metadata is unreadable.
-    public init(path: String) throws(TileArchiveError) {
+    package init(path: String) throws(TileArchiveError) {
         let folder = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
@@ -43,7 +43,7 @@ public struct TileFolderReader: TileArchiveReader {
     ///
     /// - Throws: ``TileArchiveError`` when the file leads out of the folder, is not a regular
     ///   file, is over 16 MiB or is not a PNG.
-    public func tileData(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
+    package func tileData(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
         guard TileCoordinate(zoom: z, x: x, y: y).isValid else { return nil }
         let file = "\(path)/\(z)/\(x)/" + TileFolderWriter.fileName(y: y, scale: metadata.scale)
         guard let bytes = try POSIXFile.readContained(file, inside: root, limit: StoredTile.maximumBytes) else {

@@ -3,24 +3,24 @@ import Foundation
 /// Writes `dir/{z}/{x}/{y}.png` (`{y}@2x.png`, `{y}@3x.png` at scales 2 and 3; `.webp` for WebP) and
 /// `dir/metadata.json`. Each tile is written under a temporary name and renamed, so a tile
 /// file is always whole; an interrupted render keeps the finished tiles and can resume.
-public final class TileFolderWriter: TileSink {
+package final class TileFolderWriter: TileSink {
     /// The folder.
-    public let path: String
+    package let path: String
     let metadata: TileMetadata
     private var madeFolders = Set<Int>()  // z << 32 | x
     private let resuming: Bool
     /// The bytes of tile files written.
-    public private(set) var bytesWritten = 0
+    package private(set) var bytesWritten = 0
 
     /// The name of the metadata file in the folder.
-    public static let metadataFile = "metadata.json"
+    package static let metadataFile = "metadata.json"
 
     /// Creates the folder (and its parents) and writes `metadata.json`.
     ///
     /// - Throws: ``TileArchiveError``: `.exists` for a non-empty folder under `.create`;
     ///   `.cannotResume` (or refusing to overwrite) a folder that `heatmap render` did not write
     ///   or wrote with other options; `.unwritable`.
-    public init(path: String, metadata: TileMetadata, mode: OutputMode) throws(TileArchiveError) {
+    package init(path: String, metadata: TileMetadata, mode: OutputMode) throws(TileArchiveError) {
         self.path = path.hasSuffix("/") && path.count > 1 ? String(path.dropLast()) : path
         self.metadata = metadata
         let manager = FileManager.default
@@ -68,12 +68,12 @@ public final class TileFolderWriter: TileSink {
     }
 
     /// The file name of a tile's row at a scale: `7.png`, `7@2x.png` (`7.webp` for WebP).
-    public static func fileName(y: Int, scale: Int, format: TileImageFormat = .png) -> String {
+    package static func fileName(y: Int, scale: Int, format: TileImageFormat = .png) -> String {
         (scale == 1 ? "\(y)." : "\(y)@\(scale)x.") + format.fileExtension
     }
 
     /// The tiles in the folder at this render's scale (when resuming).
-    public func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> {
+    package func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> {
         guard resuming else { return [] }
         let manager = FileManager.default
         let suffix = (metadata.scale == 1 ? "." : "@\(metadata.scale)x.") + metadata.imageFormat.fileExtension
@@ -93,7 +93,7 @@ public final class TileFolderWriter: TileSink {
     }
 
     /// Writes a tile's file under a temporary name and renames it into place.
-    public func write(_ tile: TileCoordinate, data: [UInt8]) throws(TileArchiveError) {
+    package func write(_ tile: TileCoordinate, data: [UInt8]) throws(TileArchiveError) {
         let folder = "\(path)/\(tile.zoom)/\(tile.x)"
         let key = tile.zoom << 32 | tile.x
         if !madeFolders.contains(key) {
@@ -124,14 +124,14 @@ public final class TileFolderWriter: TileSink {
     }
 
     /// The tiles renamed into place so far.
-    public private(set) var committedTiles: Int? = 0
+    package private(set) var committedTiles: Int? = 0
 
     /// Nothing to do: every file is in place once written.
-    public func checkpoint() throws(TileArchiveError) {}
+    package func checkpoint() throws(TileArchiveError) {}
 
     /// Nothing to do: the metadata was written first.
-    public func finish() throws(TileArchiveError) {}
+    package func finish() throws(TileArchiveError) {}
 
     /// Keeps the finished tiles.
-    public func stop() -> Bool { true }
+    package func stop() -> Bool { true }
 }

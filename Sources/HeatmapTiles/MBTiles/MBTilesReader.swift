@@ -9,7 +9,7 @@ import Synchronization
 /// is an error), a stored tile over 16 MiB is an error read no further than its length, and a
 /// `tile_data` that is not a PNG blob (NULL, an integer, text, other bytes) is an error naming
 /// the tile, never served as `image/png`.
-public final class MBTilesReader: TileArchiveReader {
+package final class MBTilesReader: TileArchiveReader {
     private struct Connection: @unchecked Sendable {  // only used under the mutex
         let database: SQLiteDatabase
         let select: SQLiteStatement
@@ -17,16 +17,16 @@ public final class MBTilesReader: TileArchiveReader {
 
     private let connection: Mutex<Connection>
     /// The metadata table, with defaults for rows it lacks.
-    public let metadata: TileMetadata
+    package let metadata: TileMetadata
     /// The file.
-    public let path: String
+    package let path: String
     /// The longest one query (a tile's, the metadata's) may run, in seconds.
-    public let statementSeconds: Double
+    package let statementSeconds: Double
 
     /// Opens a file read-only.
     ///
     /// - Throws: ``TileArchiveError`` when it is missing, not SQLite or has no `tiles`.
-    public convenience init(path: String) throws(TileArchiveError) {
+    package convenience init(path: String) throws(TileArchiveError) {
         try self.init(path: path, statementSeconds: 2)
     }
 
@@ -97,7 +97,7 @@ public final class MBTilesReader: TileArchiveReader {
     ///
     /// - Throws: ``TileArchiveError`` when the query runs over its budget, or the stored value is
     ///   not a PNG blob or is over 16 MiB.
-    public func tileData(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
+    package func tileData(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
         let tile = TileCoordinate(zoom: z, x: x, y: y)
         guard tile.isValid else { return nil }
         let limit = StoredTile.maximumBytes

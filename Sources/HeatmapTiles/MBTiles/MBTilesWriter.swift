@@ -2,9 +2,9 @@ import Foundation
 
 /// Writes an MBTiles 1.3 file through SQLite, in transactions of up to ``batchSize`` tiles, so
 /// that an interrupted render leaves a valid file with every finished tile (see ``MBTilesSchema``).
-public final class MBTilesWriter: TileSink {
+package final class MBTilesWriter: TileSink {
     /// The most tiles in one transaction.
-    public static let batchSize = 512
+    package static let batchSize = 512
 
     let database: SQLiteDatabase
     let path: String
@@ -13,20 +13,20 @@ public final class MBTilesWriter: TileSink {
     private let insertMap: SQLiteStatement
     private var pending = 0
     /// The tiles of this writer committed so far (a failed commit's are not).
-    public private(set) var committedTiles: Int? = 0
+    package private(set) var committedTiles: Int? = 0
     private var inTransaction = false
     private let resuming: Bool
     /// The bytes of tile data stored by this writer (shared images counted once).
-    public private(set) var bytesWritten = 0
+    package private(set) var bytesWritten = 0
     /// How many tiles shared an image stored before.
-    public private(set) var sharedTiles = 0
+    package private(set) var sharedTiles = 0
 
     /// Creates (or, with `.resume`, opens) the file and writes the metadata.
     ///
     /// - Parameter pageLimit: SQLite's `max_page_count`, to test a full disk; `nil` for none.
     /// - Throws: ``TileArchiveError`` of kind `.exists` for an existing file under `.create`,
     ///   `.cannotResume` for a file of other options or not made by this writer, `.unwritable`.
-    public init(path: String, metadata: TileMetadata, mode: OutputMode, pageLimit: Int? = nil)
+    package init(path: String, metadata: TileMetadata, mode: OutputMode, pageLimit: Int? = nil)
         throws(TileArchiveError)
     {
         self.path = path
@@ -82,7 +82,7 @@ public final class MBTilesWriter: TileSink {
     }
 
     /// The tiles in the file (for resuming), as a set (about 40 bytes a tile).
-    public func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> {
+    package func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> {
         guard resuming else { return [] }
         let query = try database.prepare("SELECT zoom_level, tile_column, tile_row FROM map")
         query.bind([])
@@ -97,7 +97,7 @@ public final class MBTilesWriter: TileSink {
     }
 
     /// Stores a tile, sharing the image of an identical one stored before.
-    public func write(_ tile: TileCoordinate, data: [UInt8]) throws(TileArchiveError) {
+    package func write(_ tile: TileCoordinate, data: [UInt8]) throws(TileArchiveError) {
         if !inTransaction {
             try database.execute("BEGIN")
             inTransaction = true
@@ -126,7 +126,7 @@ public final class MBTilesWriter: TileSink {
     private func sqlite3Changes() -> Int { database.changes }
 
     /// Commits the open transaction.
-    public func checkpoint() throws(TileArchiveError) {
+    package func checkpoint() throws(TileArchiveError) {
         guard inTransaction else { return }
         try database.execute("COMMIT")
         inTransaction = false
@@ -135,12 +135,12 @@ public final class MBTilesWriter: TileSink {
     }
 
     /// Commits the last tiles.
-    public func finish() throws(TileArchiveError) {
+    package func finish() throws(TileArchiveError) {
         try checkpoint()
     }
 
     /// Commits what can be committed (rolls back a transaction that fails, as on a full disk).
-    public func stop() -> Bool {
+    package func stop() -> Bool {
         if inTransaction {
             do {
                 try checkpoint()

@@ -6,7 +6,7 @@ import HeatmapKit
 /// Bounded for hostile files: a directory over 262,144 entries or 8 MiB (stored or inflated)
 /// is an error, parsed leaves are cached within ``leafCacheBytes`` (least recently used out),
 /// a tile over 16 MiB or not a PNG is an error naming it.
-public final class PMTilesReader: TileArchiveReader {
+package final class PMTilesReader: TileArchiveReader {
     private struct File: @unchecked Sendable {  // pread only, which is safe from any thread
         let file: POSIXFile
     }
@@ -16,18 +16,18 @@ public final class PMTilesReader: TileArchiveReader {
     private let root: [PMTilesEntry]
     private let leaves: TileCache<UInt64, PMTilesLeaf>
     /// The most memory parsed leaf directories may keep, in bytes (default 32 MiB).
-    public var leafCacheBytes: Int { leaves.capacityBytes }
+    package var leafCacheBytes: Int { leaves.capacityBytes }
     /// The memory the cached leaves hold now, in bytes.
     var leafCacheBytesHeld: Int { leaves.bytes }
     /// The header's area and zooms with the JSON metadata's name, scale and options.
-    public let metadata: TileMetadata
+    package let metadata: TileMetadata
     /// The file.
-    public let path: String
+    package let path: String
 
     /// Opens a file and reads its header, root directory and metadata.
     ///
     /// - Throws: ``TileArchiveError`` when it is missing, not PMTiles v3 or not of PNG tiles.
-    public convenience init(path: String) throws(TileArchiveError) {
+    package convenience init(path: String) throws(TileArchiveError) {
         try self.init(path: path, leafCacheBytes: 32 << 20)
     }
 
@@ -110,7 +110,7 @@ public final class PMTilesReader: TileArchiveReader {
     }
 
     /// The PNG stored for a tile, or `nil`.
-    public func tileData(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
+    package func tileData(z: Int, x: Int, y: Int) throws(TileArchiveError) -> [UInt8]? {
         let tile = TileCoordinate(zoom: z, x: x, y: y)
         guard tile.isValid else { return nil }
         let id = PMTilesTileID.id(tile)

@@ -7,12 +7,12 @@ import Foundation
 /// or failed render never leaves a PMTiles file that looks whole.
 ///
 /// Memory: about 16 bytes a tile and 80 a distinct tile, for the directory, until the end.
-public final class PMTilesWriter: TileSink {
+package final class PMTilesWriter: TileSink {
     /// The root directory must end within the first 16 KiB of the file, header included.
     static let rootLimit = 16_384 - PMTilesHeader.size
 
     /// The file.
-    public let path: String
+    package let path: String
     let metadata: TileMetadata
     private let data: POSIXFile
     private let dataPath: String
@@ -21,13 +21,13 @@ public final class PMTilesWriter: TileSink {
     private var byHash: [UInt64: [Int]] = [:]
     private var dataSize = 0
     /// The bytes of distinct tiles written.
-    public var bytesWritten: Int { dataSize }
+    package var bytesWritten: Int { dataSize }
 
     /// Prepares the temporary data file beside `path`.
     ///
     /// - Throws: ``TileArchiveError``: `.exists` under `.create`, `.cannotResume` under
     ///   `.resume` for an existing file (PMTiles files are written whole), `.unwritable`.
-    public init(path: String, metadata: TileMetadata, mode: OutputMode) throws(TileArchiveError) {
+    package init(path: String, metadata: TileMetadata, mode: OutputMode) throws(TileArchiveError) {
         self.path = path
         self.metadata = metadata
         try TileArchiveError.requireFolder(of: path)
@@ -47,10 +47,10 @@ public final class PMTilesWriter: TileSink {
     }
 
     /// None: PMTiles files do not resume.
-    public func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> { [] }
+    package func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate> { [] }
 
     /// Appends a tile's bytes to the data file, or points at identical bytes stored before.
-    public func write(_ tile: TileCoordinate, data bytes: [UInt8]) throws(TileArchiveError) {
+    package func write(_ tile: TileCoordinate, data bytes: [UInt8]) throws(TileArchiveError) {
         let hash = ContentHash.of(bytes)
         for candidate in byHash[hash] ?? [] where contents[candidate].length == bytes.count {
             if try data.read(count: bytes.count, at: contents[candidate].offset) == bytes {
@@ -66,10 +66,10 @@ public final class PMTilesWriter: TileSink {
     }
 
     /// Nothing to make durable before the end.
-    public func checkpoint() throws(TileArchiveError) {}
+    package func checkpoint() throws(TileArchiveError) {}
 
     /// Writes the file in its final order and renames it into place.
-    public func finish() throws(TileArchiveError) {
+    package func finish() throws(TileArchiveError) {
         entries.sort { $0.id < $1.id }
         // Tile data in the order of the first tile id that uses it: clustered.
         var finalOffset = [Int](repeating: -1, count: contents.count)
@@ -182,7 +182,7 @@ public final class PMTilesWriter: TileSink {
     }
 
     /// Removes the temporary files: an interrupted PMTiles render keeps nothing.
-    public func stop() -> Bool {
+    package func stop() -> Bool {
         unlink(dataPath)
         unlink(path + ".partial")
         return false

@@ -4,26 +4,26 @@ import Synchronization
 
 /// Renders every tile of a ``PyramidWalk`` on `jobs` threads into a ``TileSink``.
 ///
-/// The render threads take tiles from the walk and draw them through one
-/// ``HeatmapTileLayer`` (so M(z) is computed once a zoom and the bytes equal `tileFor`'s); the
+/// The render threads take tiles from the walk and ask one ``TileLayer`` for them (a heatmap
+/// computes M(z) once a zoom; a stack composites its layers; the bytes equal `tileFor`'s); the
 /// calling thread is the writer. Between them a ``TileQueue`` of at most ``queueCapacity(jobs:)``
 /// encoded tiles bounds memory: rendering waits only when the disk falls that far behind.
 /// The writer makes the sink's tiles durable at least once a second (``TileSink/checkpoint()``).
 public struct PyramidRenderer: Sendable {
     /// The layer that draws the tiles (its own cache is not needed: use `cacheBytes: 0`).
-    public var layer: HeatmapTileLayer
+    package var layer: any TileLayer
     /// The tiles.
-    public var walk: PyramidWalk
+    package var walk: PyramidWalk
     /// Pixels per point.
-    public var scale: Int
+    package var scale: Int
     /// Render threads.
-    public var jobs: Int
+    package var jobs: Int
     /// Turns each tile's PNG into the bytes stored (a WebP, say), on the render threads; `nil`
     /// (the default) stores the PNG. Its error fails the render, naming the tile.
-    public var transcode: (@Sendable ([UInt8]) throws -> [UInt8])? = nil
+    package var transcode: (@Sendable ([UInt8]) throws -> [UInt8])? = nil
 
     /// Creates a renderer.
-    public init(layer: HeatmapTileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
+    public init(layer: any TileLayer, walk: PyramidWalk, scale: Int, jobs: Int) {
         self.layer = layer
         self.walk = walk
         self.scale = scale
@@ -31,7 +31,7 @@ public struct PyramidRenderer: Sendable {
     }
 
     /// The most encoded tiles waiting for the writer: 4 a thread, at least 16.
-    public static func queueCapacity(jobs: Int) -> Int { max(16, 4 * jobs) }
+    package static func queueCapacity(jobs: Int) -> Int { max(16, 4 * jobs) }
 
     private enum Item: Sendable {
         case tile(TileCoordinate, [UInt8])
@@ -39,11 +39,34 @@ public struct PyramidRenderer: Sendable {
         case finished
     }
 
+    /// Renders into the archive at `path` (`.mbtiles`, `.pmtiles`, or a folder: ``TileArchive/kind(of:)``)
+    /// with `metadata`: `mode` says whether an existing archive is refused (`.create`), replaced
+    /// (`.overwrite`) or completed (`.resume`, skipping the tiles it holds). Renders until the
+    /// walk ends or `progress` asks to stop; then finishes the archive (or, when stopped, keeps
+    /// what it can).
+    ///
+    /// - Throws: ``RenderFailure`` when the archive cannot be opened, a tile cannot be drawn or
+    ///   the archive cannot be written.
+    public func render(
+        to path: String, metadata: TileMetadata, mode: OutputMode = .create, progress: RenderProgress = RenderProgress()
+    ) throws(RenderFailure) -> RenderSummary {
+        let sink: any TileSink
+        do {
+            sink = try TileArchive.writer(path, metadata: metadata, mode: mode)
+        } catch {
+            throw RenderFailure(
+                reason: error.description,
+                summary: RenderSummary(
+                    written: 0, empty: 0, resumed: 0, bytes: 0, seconds: 0, interrupted: false, kept: false))
+        }
+        return try render(into: sink, progress: progress)
+    }
+
     /// Renders into `sink`, skipping the tiles it holds already, until the walk ends or
     /// `progress` asks to stop; then finishes the sink (or, when stopped, keeps what it can).
     ///
     /// - Throws: ``RenderFailure`` when a tile cannot be drawn or the sink cannot write.
-    public func render(into sink: some TileSink, progress: RenderProgress) throws(RenderFailure) -> RenderSummary {
+    package func render(into sink: some TileSink, progress: RenderProgress) throws(RenderFailure) -> RenderSummary {
         let clock = ContinuousClock()
         let start = clock.now
         func summary(interrupted: Bool, kept: Bool) -> RenderSummary {
@@ -122,7 +145,7 @@ public struct PyramidRenderer: Sendable {
     }
 
     private static func work(
-        layer: HeatmapTileLayer, walk: SharedWalk, scale: Int, transcode: (@Sendable ([UInt8]) throws -> [UInt8])?,
+        layer: any TileLayer, walk: SharedWalk, scale: Int, transcode: (@Sendable ([UInt8]) throws -> [UInt8])?,
         stored: Set<TileCoordinate>, queue: TileQueue<Item>, progress: RenderProgress
     ) {
         defer { queue.push(.finished) }
@@ -136,13 +159,14 @@ public struct PyramidRenderer: Sendable {
                 continue
             }
             do {
-                switch try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: scale) {
+                switch try layer.tileFor(TileRequest(x: tile.x, y: tile.y, zoom: tile.zoom, scale: scale)) {
                 case .image(let png): queue.push(.tile(tile, try transcode?(png) ?? png))
-                case .noTile, .notAvailableYet: progress.empty.add(1, ordering: .relaxed)
+                case .noTile: progress.empty.add(1, ordering: .relaxed)
+                case .notAvailableYet:
+                    // Never stored as empty: a tile an upstream did not give is not known to be empty.
+                    queue.push(.failed("tile \(tile): layer \(layer.name) has it not available yet (its upstream?)"))
+                    return
                 }
-            } catch let error as HeatmapError {
-                queue.push(.failed("tile \(tile): \(error.description)"))
-                return
             } catch {
                 queue.push(.failed("tile \(tile): \(error)"))
                 return

@@ -1,27 +1,28 @@
+import HeatmapCore
 import HeatmapKit
 
-/// The tiles of a zoom range that can hold data, found from the source: a tile is visited only
-/// if its area padded by the kernel's reach holds weight (``WeightPresence``: the in-memory
-/// index's cells, or a database's `EXISTS`), and its four children only then (a child's padded
-/// area lies inside its parent's), so the walk never enumerates the 4^z grid. Depth first, so
-/// it holds at most 3 tiles a zoom.
+/// The tiles of a zoom range that can hold data, found from the layer: a tile is visited only
+/// if the layer says it may hold something (``TileOccupancy``: for a heatmap, its area padded
+/// by the kernel's reach holds weight, ``WeightPresence``: the in-memory index's cells, or a
+/// database's `EXISTS`; for a stack, one of its layers' tiles), and its four children only then
+/// (a child's padded area lies inside its parent's), so the walk never enumerates the 4^z
+/// grid. A layer that cannot say walks every tile that meets the area. Depth first, so it holds
+/// at most 3 tiles a zoom.
 public struct PyramidWalk: Sendable {
     /// The zooms whose tiles are returned.
     public let zooms: ClosedRange<Int>
-    let holdsWeight: @Sendable (PixelRect, PixelSpace) throws(HeatmapError) -> Bool
+    /// Whether a tile may hold something; `nil`: every tile may.
+    let occupancy: TileOccupancy?
     /// Why the walk ended early: the source could not answer (a database lost, say); `nil`
     /// while it answers. ``next()`` returns `nil` from then on.
     public private(set) var failure: HeatmapError?
-    let spaces: [PixelSpace]
-    /// The reach in pixels a tile of each zoom is padded by (index = zoom).
-    let reaches: [Int]
     let area: TileArea?
     private var stack = [TileCoordinate(zoom: 0, x: 0, y: 0)]
 
     /// A walk over `zooms` (within 0...22) at a scale and radius in points, within `area` if given.
     ///
     /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
-    public init(index: PointIndex, zooms: ClosedRange<Int>, scale: Int, radius: Int, area: TileArea? = nil)
+    package init(index: PointIndex, zooms: ClosedRange<Int>, scale: Int, radius: Int, area: TileArea? = nil)
         throws(HeatmapError)
     {
         try self.init(source: index, zooms: zooms, scale: scale, area: area) { _ in radius * scale }
@@ -31,7 +32,7 @@ public struct PyramidWalk: Sendable {
     /// ``init(source:zooms:scale:area:reach:)``.
     ///
     /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
-    public init(
+    package init(
         index: PointIndex, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil,
         reach: (Int) throws(HeatmapError) -> Int
     ) throws(HeatmapError) {
@@ -44,40 +45,45 @@ public struct PyramidWalk: Sendable {
     /// is larger, so that a parent's padded area still holds every child's.
     ///
     /// - Throws: ``HeatmapError`` for a zoom or scale out of range.
-    public init<Source: WeightPresence>(
+    package init<Source: WeightPresence>(
         source: Source, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil,
         reach: (Int) throws(HeatmapError) -> Int
     ) throws(HeatmapError) {
-        self.zooms = zooms
-        holdsWeight = { (rect, space) throws(HeatmapError) in
+        let occupancy = try TileOccupancy(zooms: zooms, scale: scale, reach: reach) {
+            (rect, space) throws(HeatmapError) in
             do throws(Source.Failure) {
                 return try source.holdsWeight(in: rect, space: space)
             } catch {
                 throw HeatmapError(sourceError: error)
             }
         }
-        var spaces: [PixelSpace] = []
-        for zoom in 0...zooms.upperBound { spaces.append(try PixelSpace(zoom: zoom, scale: scale)) }
-        _ = try PixelSpace(zoom: zooms.lowerBound, scale: scale)
-        self.spaces = spaces
-        var reaches = [Int](repeating: 0, count: zooms.upperBound + 1)
-        var finer = 0
-        for zoom in (0...zooms.upperBound).reversed() {
-            reaches[zoom] = max(try reach(zoom), (finer + 1) / 2)
-            finer = reaches[zoom]
-        }
-        self.reaches = reaches
+        self.init(occupancy: occupancy, zooms: zooms, area: area)
+    }
+
+    /// A walk over the tiles of `layer` (with its settings) that can hold something: those whose
+    /// area padded by the kernel's reach holds weight, within `area` if given.
+    ///
+    /// - Throws: ``HeatmapError`` for a zoom or scale out of range, or invalid settings or points.
+    public init(layer: HeatmapTileLayer, zooms: ClosedRange<Int>, scale: Int, area: TileArea? = nil)
+        throws(HeatmapError)
+    {
+        self.init(occupancy: try layer.occupancy(zooms: zooms, scale: scale), zooms: zooms, area: area)
+    }
+
+    /// A walk over the tiles `occupancy` says may hold something (every tile when `nil`), within
+    /// `area` if given.
+    package init(occupancy: TileOccupancy?, zooms: ClosedRange<Int>, area: TileArea?) {
+        self.zooms = zooms
+        self.occupancy = occupancy
         self.area = area
     }
 
     /// The next tile that can hold data, or `nil` at the end.
-    public mutating func next() -> TileCoordinate? {
+    package mutating func next() -> TileCoordinate? {
         while let tile = stack.popLast() {
             if let area, !area.contains(tile) { continue }
-            let space = spaces[tile.zoom]
-            let padded = PixelRect(tileX: tile.x, y: tile.y, in: space).expanded(by: reaches[tile.zoom])
             do {
-                guard try holdsWeight(padded, space) else { continue }
+                if let occupancy { guard try occupancy.mayHold(tile.zoom, tile.x, tile.y) else { continue } }
             } catch {
                 failure = error
                 stack.removeAll()
@@ -97,7 +103,7 @@ public struct PyramidWalk: Sendable {
     /// How many tiles the walk visits, as ``count(while:)``, or the source's failure.
     ///
     /// - Throws: ``HeatmapError`` when the source cannot answer.
-    public func counted(while proceed: () -> Bool = { true }) throws(HeatmapError) -> Int {
+    package func counted(while proceed: () -> Bool = { true }) throws(HeatmapError) -> Int {
         var walk = self
         var total = 0
         while walk.next() != nil {

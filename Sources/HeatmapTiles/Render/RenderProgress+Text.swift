@@ -3,7 +3,7 @@ import Foundation
 extension RenderProgress {
     /// One progress line: `[######------------------] 1,234/5,678 tiles 21%  345 tiles/s  0:12 left`,
     /// after `seconds` of rendering.
-    public func statusLine(seconds: Double) -> String {
+    package func statusLine(seconds: Double) -> String {
         let total = total.load(ordering: .relaxed)
         let done = done
         let rate = seconds > 0 ? Double(done) / seconds : 0
@@ -20,7 +20,7 @@ extension RenderProgress {
 extension RenderSummary {
     /// The summary `heatmap render` prints: tiles written, empty and kept, bytes, time, and
     /// what an interruption left.
-    public func text(output: String) -> String {
+    package func text(output: String) -> String {
         let rate = seconds > 0 ? Double(written + empty) / seconds : 0
         var text = "\(output): \(RenderText.grouped(written)) tiles written, \(RenderText.grouped(empty)) empty"
         if resumed > 0 { text += ", \(RenderText.grouped(resumed)) kept from before" }

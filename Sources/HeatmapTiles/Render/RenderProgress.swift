@@ -8,13 +8,13 @@ public final class RenderProgress: Sendable {
     /// Tiles rendered and stored.
     public let written = Atomic<Int>(0)
     /// Tiles visited that drew nothing (not stored).
-    public let empty = Atomic<Int>(0)
+    package let empty = Atomic<Int>(0)
     /// Tiles skipped because the output held them already (resuming).
-    public let resumed = Atomic<Int>(0)
+    package let resumed = Atomic<Int>(0)
     /// Bytes of tile data stored.
-    public let bytes = Atomic<Int>(0)
+    package let bytes = Atomic<Int>(0)
     /// Set to stop after the tiles under way.
-    public let stopRequested = Atomic<Bool>(false)
+    package let stopRequested = Atomic<Bool>(false)
 
     /// Fresh counters.
     public init() {}
@@ -28,7 +28,7 @@ public final class RenderProgress: Sendable {
     public func requestStop() { stopRequested.store(true, ordering: .relaxed) }
 
     /// Whether a stop was asked for.
-    public var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
+    package var isStopping: Bool { stopRequested.load(ordering: .relaxed) }
 }
 
 /// What a render did.
@@ -52,7 +52,7 @@ public struct RenderSummary: Sendable, Hashable {
     public var keptTiles: Int
 
     /// Creates a summary; `committed` is the tiles written that the output kept (default: all).
-    public init(
+    package init(
         written: Int, empty: Int, resumed: Int, bytes: Int, seconds: Double, interrupted: Bool, kept: Bool,
         committed: Int? = nil
     ) {

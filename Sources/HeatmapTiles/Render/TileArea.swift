@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// The tiles of each zoom that meet an area of longitudes and latitudes (west > east crosses
@@ -10,7 +11,7 @@ public struct TileArea: Sendable, Hashable {
     public init(_ bounds: PointBounds) { self.bounds = bounds }
 
     /// Whether the tile meets the area (its edges included).
-    public func contains(_ tile: TileCoordinate) -> Bool {
+    package func contains(_ tile: TileCoordinate) -> Bool {
         let n = 1 << tile.zoom
         let row = { (latitude: Double) in Int(WebMercator.unitY(latitude: latitude) >> UInt32(32 - tile.zoom)) }
         guard (row(bounds.north)...row(bounds.south)).contains(tile.y) else { return false }

@@ -2,7 +2,7 @@ import CZlib
 
 /// gzip members (RFC 1952) through zlib, for PMTiles' directories and metadata (and the
 /// server's `Content-Encoding: gzip`).
-public enum Gzip {
+package enum Gzip {
     /// `bytes` as one gzip member: zlib's deflate at the default level, with CRC-32 and size.
     public static func compress(_ bytes: [UInt8]) -> [UInt8]? {
         var bound = compressBound(uLong(bytes.count))

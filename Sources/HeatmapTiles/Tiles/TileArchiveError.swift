@@ -24,7 +24,7 @@ public struct TileArchiveError: Error, Sendable, Hashable, CustomStringConvertib
     public var reason: String
 
     /// Creates an error.
-    public init(_ kind: Kind, path: String, _ reason: String) {
+    package init(_ kind: Kind, path: String, _ reason: String) {
         self.kind = kind
         self.path = path
         self.reason = reason

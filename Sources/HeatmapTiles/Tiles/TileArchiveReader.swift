@@ -39,4 +39,17 @@ public enum TileArchive {
             throw TileArchiveError(.invalid, path: path, "is not .mbtiles, .pmtiles or a folder")
         }
     }
+
+    /// A writer of the archive at `path`, by its kind (``kind(of:)``).
+    package static func writer(
+        _ path: String, metadata: TileMetadata, mode: OutputMode
+    ) throws(TileArchiveError) -> any TileSink {
+        switch kind(of: path) {
+        case .mbtiles: return try MBTilesWriter(path: path, metadata: metadata, mode: mode)
+        case .pmtiles: return try PMTilesWriter(path: path, metadata: metadata, mode: mode)
+        case .folder: return try TileFolderWriter(path: path, metadata: metadata, mode: mode)
+        case nil:
+            throw TileArchiveError(.invalid, path: path, "is not .mbtiles, .pmtiles or a folder")
+        }
+    }
 }

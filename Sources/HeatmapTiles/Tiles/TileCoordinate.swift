@@ -15,15 +15,15 @@ public struct TileCoordinate: Sendable, Hashable, Comparable, CustomStringConver
     }
 
     /// Whether the zoom is 0...22 and the column and row lie on its grid.
-    public var isValid: Bool {
+    package var isValid: Bool {
         (0...22).contains(zoom) && (0..<(1 << zoom)).contains(x) && (0..<(1 << zoom)).contains(y)
     }
 
     /// The row in the TMS scheme MBTiles uses, counted from the south: `2^zoom - 1 - y`.
-    public var tmsRow: Int { (1 << zoom) - 1 - y }
+    package var tmsRow: Int { (1 << zoom) - 1 - y }
 
     /// The four tiles of the next zoom that this one covers.
-    public var children: [TileCoordinate] {
+    package var children: [TileCoordinate] {
         [(0, 0), (1, 0), (0, 1), (1, 1)].map { TileCoordinate(zoom: zoom + 1, x: 2 * x + $0.0, y: 2 * y + $0.1) }
     }
 

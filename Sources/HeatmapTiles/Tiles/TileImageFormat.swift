@@ -12,5 +12,5 @@ public enum TileImageFormat: String, Sendable, Hashable, Codable, CaseIterable {
     public var mediaType: String { "image/\(rawValue)" }
 
     /// The PMTiles v3 header's tile type: 2 for PNG, 4 for WebP.
-    public var pmtilesType: UInt8 { self == .png ? 2 : 4 }
+    package var pmtilesType: UInt8 { self == .png ? 2 : 4 }
 }

@@ -4,30 +4,30 @@ import HeatmapKit
 /// A zoom's legend as an archive records it (MBTiles' `json` row and PMTiles' metadata under
 /// `heatmap_legends`, a folder's `metadata.json` under `legends`): M(z), how it was chosen, the
 /// colour scale and the stops (see ``Legend``).
-public struct TileLegend: Sendable, Hashable, Codable {
+package struct TileLegend: Sendable, Hashable, Codable {
     /// One stop: the least intensity that takes the colour, and the colour as `#rrggbbaa`.
-    public struct Stop: Sendable, Hashable, Codable {
+    package struct Stop: Sendable, Hashable, Codable {
         /// τₑ · M(z).
-        public var value: Double
+        package var value: Double
         /// The colour map entry's colour, alpha times the opacity.
-        public var color: String
+        package var color: String
     }
 
     /// M(z).
-    public var maximum: Double
+    package var maximum: Double
     /// `maximum`, `fixed` or `percentile`.
-    public var normalization: String
+    package var normalization: String
     /// The zoom whose pixels gave M(z) (a percentile may come from a coarser one); `nil` when fixed.
-    public var normalizationZoom: Int?
+    package var normalizationZoom: Int?
     /// P, for a percentile.
-    public var percentile: Double?
+    package var percentile: Double?
     /// `linear`, `sqrt` or `log`.
-    public var colorScale: String
+    package var colorScale: String
     /// The stops, lowest first.
-    public var stops: [Stop]
+    package var stops: [Stop]
 
     /// The record of a library legend.
-    public init(_ legend: Legend) {
+    package init(_ legend: Legend) {
         maximum = legend.maximum
         switch legend.normalization.kind {
         case .fixed:
@@ -51,7 +51,7 @@ public struct TileLegend: Sendable, Hashable, Codable {
 
 extension TileMetadata {
     /// ``legends`` as one line of JSON with sorted keys, `nil` when there are none.
-    public var legendsJSON: String? {
+    package var legendsJSON: String? {
         guard let legends, !legends.isEmpty else { return nil }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

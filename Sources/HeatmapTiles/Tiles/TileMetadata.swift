@@ -23,7 +23,7 @@ public struct TileMetadata: Sendable, Hashable, Codable {
     public var options: [String: String]
     /// Each zoom's legend (keys "0"..."22"; see TileLegend.swift), or `nil`: additive, so that
     /// resuming compares ``options`` alone and archives written before legends still resume.
-    public var legends: [String: TileLegend]? = nil
+    package var legends: [String: TileLegend]? = nil
     /// The tiles' image format; `nil` (archives written before WebP) is PNG.
     public var format: TileImageFormat? = nil
 
@@ -50,7 +50,7 @@ public struct TileMetadata: Sendable, Hashable, Codable {
     public var tileSize: Int { 256 * scale }
 
     /// The options as one line of JSON with sorted keys, as archives store them.
-    public var optionsJSON: String {
+    package var optionsJSON: String {
         let pairs = options.keys.sorted().map { key in "\(Self.quoted(key)):\(Self.quoted(options[key] ?? ""))" }
         return "{" + pairs.joined(separator: ",") + "}"
     }

@@ -3,7 +3,7 @@
 /// A sink is used from one thread at a time (the renderer's writer thread). Tiles arrive in
 /// any order, each once; empty tiles are never written. ``finish()`` makes the archive whole;
 /// ``stop()`` ends an interrupted render, keeping what can be kept as a valid archive.
-public protocol TileSink: AnyObject {
+package protocol TileSink: AnyObject {
     /// The tiles stored already, when resuming (empty for a new archive).
     func storedTiles() throws(TileArchiveError) -> Set<TileCoordinate>
 
@@ -31,7 +31,7 @@ public protocol TileSink: AnyObject {
 
 extension TileSink {
     /// Not told: every tile written counts as kept.
-    public var committedTiles: Int? { nil }
+    package var committedTiles: Int? { nil }
 }
 
 /// How to treat an output that exists already.

@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// Seeded points for M(z)'s tests.

@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 import HeatmapKit
 import HeatmapServer
 
@@ -9,7 +10,7 @@ final class LiveServer: Sendable {
     let service: TileService
     let server: HTTPServer
     var port: Int { server.port }
-    var layer: ServedLayer { service.layers[0] }
+    let layer: ServedLayer
 
     init(_ points: [WeightedLatLng], minZoom: Int = 0, chunkedLimit: Int = 1 << 20) throws {
         var options = ServerOptions()
@@ -24,7 +25,7 @@ final class LiveServer: Sendable {
         ).path
         try Array(Self.csv(points).utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let layer = try ServedLayer(name: "live", data: try LayerData.load(path: path))
+        layer = try ServedLayer(name: "live", data: try LayerData.load(path: path))
         let stats = ServerStats()
         service = try TileService(layers: [layer], options: options, stats: stats)
         server = try HTTPServer(host: "127.0.0.1", port: 0, limits: limits, responder: service, stats: stats)

@@ -1,7 +1,7 @@
 import HeatmapKit
 import HeatmapServer
 
-extension ServeCommand {
+extension LayerArguments {
     /// The configuration's `defaults` over Google's with the 255-entry colour map
     /// (``HeatmapSettings/paletteDefault``), their `value` becoming the data option
     /// when `--value` is not given.
@@ -42,14 +42,10 @@ extension ServeCommand {
             if settings.aggregate == .mean, readOptions(for: file).valueColumn == nil, !Self.isArchive(file) {
                 throw .usage("\(place): aggregate mean needs \"value\", the column or field whose mean to draw")
             }
-            layers.append((name, file, settings))
+            files.append((name, file, settings))
         }
     }
 
-    /// The data options a file is read with: the flags', with its layer's `value` if any.
-    func readOptions(for file: String) -> PointReadOptions {
-        readOptions.withValueColumn(valueColumns[file])
-    }
 }
 
 extension PointReadOptions {

@@ -2,7 +2,7 @@ import HeatmapKit
 import HeatmapServer
 import HeatmapTiles
 
-extension ServeCommand {
+extension LayerArguments {
     /// Whether a `--layer` value is a URL template rather than a data file.
     static func isURL(_ value: String) -> Bool {
         let lower = value.lowercased()

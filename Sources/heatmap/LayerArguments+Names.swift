@@ -1,6 +1,6 @@
 import HeatmapServer
 
-extension ServeCommand {
+extension LayerArguments {
     /// The layer name of a data file given without one (see ``layerName(_:)``), refused at once
     /// with the flag that names it when the file's name is no layer name (`my points.csv`).
     static func defaultLayerName(ofFile path: String) throws(CommandError) -> String {
