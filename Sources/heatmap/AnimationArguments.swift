@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// `heatmap image`'s `--step` and `--window`: an animation's step from frame to frame and the

@@ -3,21 +3,21 @@
 /// as Unix time has none.
 ///
 /// Only instants from year 1 to year 9999 are handled (``range``), so no arithmetic overflows.
-public struct CivilTime: Sendable, Hashable {
+package struct CivilTime: Sendable, Hashable {
     /// The year, 1...9999.
-    public var year: Int
+    package var year: Int
     /// The month, 1...12.
-    public var month: Int
+    package var month: Int
     /// The day of the month, 1...31.
-    public var day: Int
+    package var day: Int
     /// Seconds since midnight, 0..<86400.
-    public var secondOfDay: Int
+    package var secondOfDay: Int
 
     /// The Unix seconds this type handles: 0001-01-01T00:00:00Z to 9999-12-31T23:59:59Z.
-    public static let range: ClosedRange<Int> = -62_135_596_800...253_402_300_799
+    package static let range: ClosedRange<Int> = -62_135_596_800...253_402_300_799
 
     /// The date and time of `seconds` since 1970-01-01T00:00:00Z, or `nil` outside ``range``.
-    public init?(unixSeconds seconds: Int) {
+    package init?(unixSeconds seconds: Int) {
         guard Self.range.contains(seconds) else { return nil }
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         secondOfDay = seconds - days * 86400
@@ -34,7 +34,7 @@ public struct CivilTime: Sendable, Hashable {
     }
 
     /// A date and time from its fields, which are not checked (see ``unixSeconds``).
-    public init(year: Int, month: Int, day: Int, secondOfDay: Int = 0) {
+    package init(year: Int, month: Int, day: Int, secondOfDay: Int = 0) {
         self.year = year
         self.month = month
         self.day = day
@@ -43,7 +43,7 @@ public struct CivilTime: Sendable, Hashable {
 
     /// The Unix seconds of this date and time; days past the month's end roll into the next
     /// month. Fields far outside their ranges give meaningless values: callers check ``range``.
-    public var unixSeconds: Int {
+    package var unixSeconds: Int {
         Self.days(year: year, month: month, day: day) * 86400 + secondOfDay
     }
 
@@ -58,7 +58,7 @@ public struct CivilTime: Sendable, Hashable {
     }
 
     /// The number of days in `month` of `year`.
-    public static func daysIn(month: Int, year: Int) -> Int {
+    package static func daysIn(month: Int, year: Int) -> Int {
         switch month {
         case 2: (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -69,7 +69,7 @@ public struct CivilTime: Sendable, Hashable {
     /// The same day and time `months` calendar months later (earlier when negative), the day
     /// kept or, past the new month's end, its last day (2024-01-31 plus one month is
     /// 2024-02-29); `nil` outside ``range``.
-    public func addingMonths(_ months: Int) -> CivilTime? {
+    package func addingMonths(_ months: Int) -> CivilTime? {
         let index = year * 12 + (month - 1)
         guard months.magnitude <= 12 * 10_000 else { return nil }
         let moved = index + months
@@ -82,12 +82,12 @@ public struct CivilTime: Sendable, Hashable {
     }
 
     /// The date as `2024-03-01`.
-    public var dateText: String {
+    package var dateText: String {
         "\(Self.padded(year, 4))-\(Self.padded(month, 2))-\(Self.padded(day, 2))"
     }
 
     /// The time of day as `13:05`, with `:07` seconds when they are not zero.
-    public var timeText: String {
+    package var timeText: String {
         let seconds = secondOfDay % 60
         let text = "\(Self.padded(secondOfDay / 3600, 2)):\(Self.padded(secondOfDay / 60 % 60, 2))"
         return seconds == 0 ? text : text + ":\(Self.padded(seconds, 2))"

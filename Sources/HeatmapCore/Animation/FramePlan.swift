@@ -7,34 +7,34 @@
 /// The frames are computed when read, never stored: a plan of 10,000 frames is a few words.
 /// Months are calendar months in UTC, counted from ``start`` (2024-01-31 plus one month is
 /// 2024-02-29).
-public struct FramePlan: Sendable, Hashable, RandomAccessCollection {
+package struct FramePlan: Sendable, Hashable, RandomAccessCollection {
     /// The most frames a plan holds.
-    public static let maximumFrameCount = 10_000
+    package static let maximumFrameCount = 10_000
 
     /// One frame's window: the half-open interval [`start`, `end`) of Unix seconds.
-    public struct Window: Sendable, Hashable {
+    package struct Window: Sendable, Hashable {
         /// The first second in the window.
-        public let start: Int
+        package let start: Int
         /// The first second after the window.
-        public let end: Int
+        package let end: Int
 
         /// Creates a window.
-        public init(start: Int, end: Int) {
+        package init(start: Int, end: Int) {
             self.start = start
             self.end = end
         }
     }
 
     /// The first second of the interval.
-    public let start: Int
+    package let start: Int
     /// The first second after the interval.
-    public let end: Int
+    package let end: Int
     /// From one frame's window to the next's.
-    public let step: TimeStep
+    package let step: TimeStep
     /// The length of each frame's window (before it is cut at ``end``).
-    public let window: TimeStep
+    package let window: TimeStep
     /// The number of frames.
-    public let count: Int
+    package let count: Int
 
     /// Plans the frames of [`start`, `end`) in steps of `step`, each showing `window`.
     ///
@@ -42,7 +42,7 @@ public struct FramePlan: Sendable, Hashable, RandomAccessCollection {
     ///   9999 (naming it), or when the step would make more than ``maximumFrameCount`` frames
     ///   (naming the step, the interval and the count, which is found without making the frames).
     /// - Complexity: O(1).
-    public init(start: Int, end: Int, step: TimeStep, window: TimeStep) throws(FramePlanError) {
+    package init(start: Int, end: Int, step: TimeStep, window: TimeStep) throws(FramePlanError) {
         let interval = "\(Self.text(start))/\(Self.text(end))"
         guard CivilTime.range.contains(start), CivilTime.range.contains(end) else {
             throw FramePlanError(
@@ -82,14 +82,14 @@ public struct FramePlan: Sendable, Hashable, RandomAccessCollection {
     }
 
     /// The index of the first frame.
-    public var startIndex: Int { 0 }
+    package var startIndex: Int { 0 }
     /// One past the index of the last frame.
-    public var endIndex: Int { count }
+    package var endIndex: Int { count }
 
     /// The window of frame `index`.
     ///
     /// - Precondition: `0 <= index < count`.
-    public subscript(index: Int) -> Window {
+    package subscript(index: Int) -> Window {
         precondition(indices.contains(index), "frame \(index) is outside 0..<\(count)")
         // Frames open before `end`, which lies in CivilTime.range: advance finds every one.
         let opens = step.advance(start, times: index) ?? end
@@ -109,7 +109,7 @@ extension FramePlan.Window {
     /// The window as a frame says it in its corner: `2024-03-01 – 2024-03-08` when both ends are
     /// midnights (UTC), else with times, `2024-03-01 13:00 – 14:00 UTC`, the end's date written
     /// only when it differs. The end is the first instant after the window.
-    public var label: String {
+    package var label: String {
         guard let from = CivilTime(unixSeconds: start), let to = CivilTime(unixSeconds: end) else {
             return "\(start) – \(end)"
         }

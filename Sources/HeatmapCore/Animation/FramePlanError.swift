@@ -1,7 +1,7 @@
 /// Why an animation's frames cannot be planned, with a message naming the value at fault.
-public struct FramePlanError: Error, CustomStringConvertible, Sendable, Hashable {
+package struct FramePlanError: Error, CustomStringConvertible, Sendable, Hashable {
     /// The broad cause of a ``FramePlanError``.
-    public enum Kind: Sendable, Hashable {
+    package enum Kind: Sendable, Hashable {
         /// A step or window is not a whole number and a unit (`1d`, `1mo`).
         case unparsable
         /// A step or window is zero or negative.
@@ -15,16 +15,16 @@ public struct FramePlanError: Error, CustomStringConvertible, Sendable, Hashable
     }
 
     /// The broad cause.
-    public let kind: Kind
+    package let kind: Kind
     /// What is wrong and what to do, naming the value.
-    public let message: String
+    package let message: String
 
     /// An error of `kind` saying `message`.
-    public init(_ kind: Kind, _ message: String) {
+    package init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message
     }
 
     /// The ``message``.
-    public var description: String { message }
+    package var description: String { message }
 }

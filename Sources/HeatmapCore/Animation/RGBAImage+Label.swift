@@ -1,6 +1,6 @@
 extension RGBAImage {
     /// A corner of an image.
-    public enum Corner: Sendable, Hashable, CaseIterable {
+    package enum Corner: Sendable, Hashable, CaseIterable {
         /// The top-left corner.
         case topLeft
         /// The top-right corner.
@@ -21,7 +21,7 @@ extension RGBAImage {
     /// heatmap frames still fits one palette with two more colours.
     ///
     /// - Complexity: O(width of the text × its height × scale²).
-    public mutating func drawLabel(
+    package mutating func drawLabel(
         _ text: String, corner: Corner = .bottomLeft, scale: Int = 1,
         color: RGBAColor = RGBAColor(red: 255, green: 255, blue: 255),
         halo: RGBAColor = RGBAColor(red: 0, green: 0, blue: 0)

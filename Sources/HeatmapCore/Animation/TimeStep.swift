@@ -4,9 +4,9 @@
 /// Written `1h`, `6h`, `1d`, `7d`, `1w`, `1mo` (also `hour`, `days`, `2weeks`, `3months`).
 /// Hours, days and weeks are fixed numbers of seconds; months are calendar months in UTC
 /// (``CivilTime/addingMonths(_:)``).
-public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
+package struct TimeStep: Sendable, Hashable, CustomStringConvertible {
     /// The unit of a ``TimeStep``.
-    public enum Unit: String, Sendable, Hashable, CaseIterable {
+    package enum Unit: String, Sendable, Hashable, CaseIterable {
         /// 3,600 seconds.
         case hour = "h"
         /// 86,400 seconds (UTC has no daylight saving).
@@ -28,18 +28,18 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// How many units; at least 1.
-    public let count: Int
+    package let count: Int
     /// The unit.
-    public let unit: Unit
+    package let unit: Unit
 
     /// The most units a step holds: a million hours is over a century.
-    public static let maximumCount = 1_000_000
+    package static let maximumCount = 1_000_000
 
     /// A step of `count` units.
     ///
     /// - Throws: ``FramePlanError`` when `count` is zero, negative or over ``maximumCount``;
     ///   `name` (`step`, `window`) says which setting it was.
-    public init(count: Int, unit: Unit, name: String = "step") throws(FramePlanError) {
+    package init(count: Int, unit: Unit, name: String = "step") throws(FramePlanError) {
         guard count >= 1 else {
             throw FramePlanError(
                 .nonPositiveLength, "the \(name) must be positive, not \(count)\(unit.rawValue)")
@@ -56,7 +56,7 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: ``FramePlanError`` naming `name` and the text when it is not a positive whole
     ///   number followed by a unit.
-    public init(parsing text: String, name: String = "step") throws(FramePlanError) {
+    package init(parsing text: String, name: String = "step") throws(FramePlanError) {
         let trimmed = text.trimmingSpaces
         let digits = trimmed.prefix { $0 == "-" || $0 == "+" || ("0"..."9").contains($0) }
         let suffix = trimmed.dropFirst(digits.count).trimmingSpaces.lowercased()
@@ -77,13 +77,13 @@ public struct TimeStep: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The step as it is written: `7d`, `1mo`.
-    public var description: String { "\(count)\(unit.rawValue)" }
+    package var description: String { "\(count)\(unit.rawValue)" }
 
     /// The instant `times` steps after `start`, `nil` when it falls outside ``CivilTime/range``.
     ///
     /// Months are counted from `start` each time (not step after step), so 2024-01-31 plus
     /// one, two and three months are 2024-02-29, 2024-03-31 and 2024-04-30.
-    public func advance(_ start: Int, times: Int) -> Int? {
+    package func advance(_ start: Int, times: Int) -> Int? {
         guard times >= 0, CivilTime.range.contains(start) else { return nil }
         if let seconds = unit.seconds {
             let (steps, overflow1) = times.multipliedReportingOverflow(by: count)

@@ -7,7 +7,7 @@ extension APNGEncoder.Colors {
     ///
     /// A 255-entry map (the palette PNG's default) with a label's two colours makes 258: RGBA.
     /// A map of at most 253 entries keeps such frames in a palette, under half the bytes.
-    public static func heatmap(_ colorMap: ColorMap, adding extra: [RGBAColor] = []) -> Self {
+    package static func heatmap(_ colorMap: ColorMap, adding extra: [RGBAColor] = []) -> Self {
         var colors = [RGBAColor(red: 0, green: 0, blue: 0, alpha: 0)]
         var seen: Set<RGBAColor> = [colors[0]]
         let entries = stride(from: 0, to: colorMap.entries.count - 3, by: 4).map { i in
