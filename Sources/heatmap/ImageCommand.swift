@@ -14,6 +14,7 @@ struct ImageCommand {
                              [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean] [--min-density D]
                              [--value-range LO,HI] [--value COL]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+                             [--step STEP] [--window LENGTH]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --center LAT,LNG   the centre of the image in degrees
           --zoom Z           the zoom level, 0...22
@@ -27,6 +28,7 @@ struct ImageCommand {
           --min-zoom-intensity, --max-zoom-intensity, --radius-meters, --radius-latitude,
           --aggregate, --min-density, --value-range   as for heatmap tile
           --output FILE      where to write the image (default: standard output)
+        \(AnimationArguments.help)
         \(ImageFormatArguments.help())
         \(DataArguments.help)
         """
@@ -39,6 +41,7 @@ struct ImageCommand {
     var output: String?
     var format: ImageFormatArguments
     var options: PointReadOptions
+    var animation: AnimationArguments?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -46,7 +49,8 @@ struct ImageCommand {
             valued: DataArguments.valued.union([
                 "center", "zoom", "size", "scale", "base", "base-tile-size",
                 "output",
-            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued), flags: DataArguments.flags)
+            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued),
+            flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
         }
@@ -83,6 +87,8 @@ struct ImageCommand {
         format = try ImageFormatArguments.parse(list) ?? ImageFormatArguments(format: .png)
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: false)
+        animation = try AnimationArguments.parse(list)
+        if let animation { throw animation.refusal }
     }
 
     /// Two numbers separated by `separator` ("-37.8,144.9" or "600x400").
