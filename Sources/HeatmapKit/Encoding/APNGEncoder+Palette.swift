@@ -29,7 +29,7 @@ extension APNGEncoder {
     /// it (its index 0 keeps empty rows zero); the other colours follow in the order they appear.
     ///
     /// - Complexity: O(pixels of all frames); it stops at the 257th colour.
-    public static func sharedPalette(of frames: some Sequence<RGBAImage>) -> [RGBAColor]? {
+    package static func sharedPalette(of frames: some Sequence<RGBAImage>) -> [RGBAColor]? {
         var palette = PNGPalette()
         _ = palette.index(of: 0)
         var sawTransparent = false

@@ -15,9 +15,9 @@ import HeatmapCore
 /// ``Colors/palette(_:)`` every frame is written as indices into one shared palette (1 to 8
 /// bits a pixel), else as 8-bit RGBA. ``encode(_:delay:loopCount:png:)`` chooses for frames in
 /// memory: a palette when all of them fit one of 256 colours.
-public struct APNGEncoder: Sendable {
+package struct APNGEncoder: Sendable {
     /// How frames store their colours.
-    public enum Colors: Sendable, Hashable {
+    package enum Colors: Sendable, Hashable {
         /// 8-bit RGBA (colour type 6), whatever the colours.
         case rgba
         /// Indices into this palette of at most 256 colours (colour type 3), shared by every
@@ -26,26 +26,26 @@ public struct APNGEncoder: Sendable {
     }
 
     /// The width of every frame, in pixels.
-    public let width: Int
+    package let width: Int
     /// The height of every frame, in pixels.
-    public let height: Int
+    package let height: Int
     /// The number of frames the file announces in `acTL`; ``finish()`` checks that many were written.
-    public let frameCount: Int
+    package let frameCount: Int
     /// Times the animation plays; 0 plays it forever.
-    public let loopCount: Int
+    package let loopCount: Int
     /// The delay of a frame when ``encode(_:delay:)`` is given none.
-    public let delay: Duration
+    package let delay: Duration
     /// How frames store their colours.
-    public let colors: Colors
+    package let colors: Colors
     /// The filters and compressor frames are deflated with.
-    public let png: PNGEncoder
+    package let png: PNGEncoder
     /// The shared palette, for ``Colors/palette(_:)``.
     let palette: PNGPalette?
     /// The most frames an APNG holds: 2³⁰ − 1, so that every `fcTL` and `fdAT` sequence number
     /// (two a frame) stays within PNG's 2³¹ − 1.
-    public static let maximumFrameCount = (Int(Int32.max) - 1) / 2
+    package static let maximumFrameCount = (Int(Int32.max) - 1) / 2
     /// Frames written so far.
-    public private(set) var framesWritten = 0
+    package private(set) var framesWritten = 0
     /// The next `fcTL`/`fdAT` sequence number.
     var sequence: UInt32 = 0
 
@@ -64,7 +64,7 @@ public struct APNGEncoder: Sendable {
     ///   side or the frame count is below 1, the delay or loop count is out of range, or the
     ///   palette is empty or has more than 256 colours; ``PNGError/Kind/imageTooLarge`` when a
     ///   side is over 2³¹−1 or the frame count over ``maximumFrameCount``.
-    public init(
+    package init(
         width: Int, height: Int, frameCount: Int, delay: Duration = .milliseconds(500), loopCount: Int = 0,
         colors: Colors = .rgba, png: PNGEncoder = PNGEncoder()
     ) throws(PNGError) {
@@ -113,7 +113,7 @@ public struct APNGEncoder: Sendable {
     ///   colour outside the palette (naming the frame, the pixel and the colour), or when the
     ///   delay is out of range. The encoder is unchanged then.
     /// - Complexity: O(pixels); the frame's compressed bytes are the only large allocation.
-    public mutating func encode(_ frame: RGBAImage, delay: Duration? = nil) throws(PNGError) -> [UInt8] {
+    package mutating func encode(_ frame: RGBAImage, delay: Duration? = nil) throws(PNGError) -> [UInt8] {
         guard framesWritten < frameCount else {
             throw PNGError(.invalidImage, "the APNG announced \(frameCount) frames, and all were written already")
         }
@@ -155,7 +155,7 @@ public struct APNGEncoder: Sendable {
     ///
     /// - Throws: ``PNGError`` of kind ``PNGError/Kind/invalidImage`` when fewer frames than
     ///   ``frameCount`` were written (`acTL` announced them: the file would be invalid).
-    public func finish() throws(PNGError) -> [UInt8] {
+    package func finish() throws(PNGError) -> [UInt8] {
         guard framesWritten == frameCount else {
             throw PNGError(
                 .invalidImage, "the APNG announced \(frameCount) frames but \(framesWritten) were written")
@@ -168,7 +168,7 @@ public struct APNGEncoder: Sendable {
     ///
     /// - Throws: ``PNGError`` as ``init(width:height:frameCount:delay:loopCount:colors:png:)``
     ///   and ``encode(_:delay:)`` do; an empty list is ``PNGError/Kind/invalidImage``.
-    public static func encode(
+    package static func encode(
         _ frames: [RGBAImage], delay: Duration = .milliseconds(500), loopCount: Int = 0, png: PNGEncoder = PNGEncoder()
     ) throws(PNGError) -> [UInt8] {
         guard let first = frames.first else { throw PNGError(.invalidImage, "an APNG needs at least one frame") }
