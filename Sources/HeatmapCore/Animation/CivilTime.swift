@@ -21,16 +21,21 @@ package struct CivilTime: Sendable, Hashable {
         guard Self.range.contains(seconds) else { return nil }
         let days = seconds >= 0 ? seconds / 86400 : (seconds - 86399) / 86400
         secondOfDay = seconds - days * 86400
-        // civil_from_days: eras of 400 years (146,097 days) from 0000-03-01.
+        (year, month, day) = Self.date(days: days)
+    }
+
+    /// The date `days` after 1970-01-01 (civil_from_days: eras of 400 years, 146,097 days,
+    /// from 0000-03-01), for any day an `Int` holds without overflow in `days + 719,468`.
+    static func date(days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
         let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
         let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
         let shiftedMonth = (5 * dayOfYear + 2) / 153
-        day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
-        month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
-        year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let day = dayOfYear - (153 * shiftedMonth + 2) / 5 + 1
+        let month = shiftedMonth < 10 ? shiftedMonth + 3 : shiftedMonth - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
     }
 
     /// A date and time from its fields, which are not checked (see ``unixSeconds``).

@@ -82,8 +82,10 @@ package enum TimeParser {
             return true
         }
         guard let year = digits(4), skip(45), let month = digits(2), skip(45), let day = digits(2) else { return nil }
-        guard (1...12).contains(month), (1...daysIn(month: month, year: year)).contains(day) else { return nil }
-        var seconds = Int64(daysFromCivil(year: year, month: month, day: day)) * 86_400
+        guard (1...12).contains(month), (1...CivilTime.daysIn(month: month, year: year)).contains(day) else {
+            return nil
+        }
+        var seconds = Int64(CivilTime.days(year: year, month: month, day: day)) * 86_400
         guard i < b.count else { return seconds }
         guard skip(84) || skip(116) || skip(32), let hour = digits(2), skip(58), let minute = digits(2) else {
             return nil
@@ -118,40 +120,11 @@ package enum TimeParser {
         return range.contains(seconds) ? seconds : nil
     }
 
-    private static func isLeap(_ year: Int) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's `days_from_civil`).
-    static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
     /// The UTC date-time of a second, `2024-03-01T13:45:00Z`, as the command prints times.
     package static func format(_ seconds: Int64) -> String {
         let days = Int(seconds >= 0 ? seconds / 86_400 : (seconds - 86_399) / 86_400)
         let second = Int(seconds - Int64(days) * 86_400)
-        // Hinnant's civil_from_days.
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
+        let (year, month, day) = CivilTime.date(days: days)
         func two(_ v: Int) -> String { v < 10 ? "0\(v)" : "\(v)" }
         let yearText = String(repeating: "0", count: max(0, 4 - String(year).count)) + String(year)
         return
