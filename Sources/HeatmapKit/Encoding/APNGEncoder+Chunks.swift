@@ -61,12 +61,7 @@ extension APNGEncoder {
             return PNGBandStream.with(width: width, height: height, bandRows: bandRows, filter: png.filter) { stream in
                 frame.pixels.withUnsafeBytes { pixels in
                     guard let base = pixels.baseAddress else { return }
-                    var first = 0
-                    while first < height {
-                        let rows = min(bandRows, height - first)
-                        stream.append(rows: base + first * width * 4, count: rows)
-                        first += rows
-                    }
+                    stream.append(image: base)
                 }
                 return stream.stream(prefix: prefix, suffix: 8)
             }

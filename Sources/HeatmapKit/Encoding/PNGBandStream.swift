@@ -92,6 +92,16 @@ struct PNGBandStream {
         tokens.deallocate()
     }
 
+    /// Filters and parses a whole image, `height × rowBytes` bytes at `pixels`, a band at a time.
+    mutating func append(image pixels: UnsafeRawPointer) {
+        var first = 0
+        while first < height {
+            let rows = min(bandRows, height - first)
+            append(rows: pixels + first * rowBytes, count: rows)
+            first += rows
+        }
+    }
+
     /// Filters and parses the next `count` rows (`count × rowBytes` bytes at `rows`): a whole
     /// band, but for the last.
     mutating func append(rows: UnsafeRawPointer, count: Int) {

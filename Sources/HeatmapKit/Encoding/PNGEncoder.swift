@@ -187,12 +187,7 @@ public struct PNGEncoder: Sendable {
                 (stream) throws(PNGError) -> [UInt8] in
                 image.pixels.withUnsafeBytes { pixels in
                     guard let base = pixels.baseAddress else { return }
-                    var first = 0
-                    while first < height {
-                        let rows = min(bandRows, height - first)
-                        stream.append(rows: base + first * width * 4, count: rows)
-                        first += rows
-                    }
+                    stream.append(image: base)
                 }
                 return try Self.container(stream)
             }
