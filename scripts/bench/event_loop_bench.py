@@ -80,7 +80,7 @@ def main():
     if resource.getrlimit(resource.RLIMIT_NOFILE)[0] < IDLE + 500:
         sys.exit(f"the descriptor limit {resource.getrlimit(resource.RLIMIT_NOFILE)} is below {IDLE + 500}")
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-        f.write(LUA % dict(zoom=8, x0=228, x1=235, y0=154, y1=161))
+        f.write(LUA % dict(prefix="/police_stations", zoom=8, x0=228, x1=235, y0=154, y1=161))
         lua = f.name
     loads = [("64 busy", 64, 0), (f"64 busy + {IDLE} idle", 64, IDLE), (f"{IDLE} busy", IDLE, 0)]
     rounds = {name: {"epoll": [], "poll": []} for name, _, _ in loads}

@@ -20,37 +20,9 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from serve_bench import LUA  # noqa: E402  (the tile walk wrk requests, shared with serve_bench and event_loop_bench)
 from wrk_bench import answers, load_average, median, start_heatmap, write_report, wrk_result  # noqa: E402
 
-LUA = r"""
-local paths = {}
-for x = 112, 119 do
-  for y = 75, 81 do
-    paths[#paths + 1] = "%(prefix)s/7/" .. x .. "/" .. y .. ".png"
-  end
-end
-local counter = 0
-local threads = 0
-function setup(thread)
-  threads = threads + 1
-  thread:set("start_offset", threads * 7919)
-end
-function init(args)
-  counter = start_offset or 0
-end
-function request()
-  counter = counter + 1
-  return wrk.format("GET", paths[(counter %% #paths) + 1])
-end
-function done(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    'RESULT {"requests": %%d, "seconds": %%.3f, "bytes": %%d, "socket_errors": %%d, "bad_status": %%d, ' ..
-    '"p50_ms": %%.3f, "p99_ms": %%.3f}\n',
-    summary.requests, summary.duration / 1e6, summary.bytes, e.connect + e.read + e.write + e.timeout, e.status,
-    latency:percentile(50) / 1e3, latency:percentile(99) / 1e3))
-end
-"""
 
 CASES = [
     ("cached heatmap", 256, "/police_stations"),
@@ -74,7 +46,7 @@ def run_case(binary, port, cache_mb, prefix, args, folder):
             sys.exit(f"{binary} did not start")
         script = os.path.join(folder, "paths.lua")
         with open(script, "w") as f:
-            f.write(LUA % {"prefix": prefix})
+            f.write(LUA % dict(prefix=prefix, zoom=7, x0=112, x1=119, y0=75, y1=81))
         base = f"http://127.0.0.1:{port}"
         # Warm: every tile once (each zoom's M(z) comes with its first tile; the cache fills).
         subprocess.run(["wrk", "-t1", "-c1", "-d2s", "-s", script, base], capture_output=True, check=True)

@@ -55,7 +55,7 @@ LUA = r"""
 local paths = {}
 for x = %(x0)d, %(x1)d do
   for y = %(y0)d, %(y1)d do
-    paths[#paths + 1] = "/police_stations/%(zoom)d/" .. x .. "/" .. y .. ".png"
+    paths[#paths + 1] = "%(prefix)s/%(zoom)d/" .. x .. "/" .. y .. ".png"
   end
 end
 local counter = 0
@@ -414,8 +414,8 @@ def main():
     checked = None
     with tempfile.TemporaryDirectory() as folder:
         # Zoom 8 (36 tiles around Victoria) for the cached runs; zoom 10 (650 tiles) uncached.
-        cases = [("cached", 512, dict(zoom=8, x0=228, x1=233, y0=154, y1=159)),
-                 ("uncached", 0, dict(zoom=10, x0=913, x1=937, y0=620, y1=645))]
+        cases = [("cached", 512, dict(prefix="/police_stations", zoom=8, x0=228, x1=233, y0=154, y1=159)),
+                 ("uncached", 0, dict(prefix="/police_stations", zoom=10, x0=913, x1=937, y0=620, y1=645))]
         if args.cached_only:
             cases = cases[:1]
         for name, cache_mb, tiles in cases:
