@@ -37,6 +37,9 @@ package final class FilteredLayers: Sendable {
         package var entries = 0
         /// Their memory now, in bytes.
         package var bytes = 0
+
+        /// All zero.
+        package init() {}
     }
 
     /// The data filtered.

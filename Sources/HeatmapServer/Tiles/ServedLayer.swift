@@ -23,6 +23,9 @@ package final class ServedLayer: Sendable {
     /// Advanced with the generation: the event loops' kept tile answers stand while it holds
     /// (see TileService+Reuse.swift).
     let answers = ResponseVersion()
+    /// The data's views by filter, `nil` for data without times or categories (see
+    /// ServedLayer+Filters.swift); swapped with the data.
+    let views: Mutex<FilteredLayers?>
 
     /// Creates a layer.
     ///
@@ -54,6 +57,7 @@ package final class ServedLayer: Sendable {
             heatmap = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
         }
         state = Mutex((0, data))
+        views = Mutex(data.filters.map { FilteredLayers(source: $0, settings: settings) })
     }
 
     /// Whether a name is usable in URLs as is.
@@ -81,6 +85,7 @@ package final class ServedLayer: Sendable {
                 heatmap.replaceData(with: data.index)
             }
             state = (state.generation + 1, data)
+            views.withLock { $0 = data.filters.map { FilteredLayers(source: $0, settings: settings) } }
             epochs.add(1, ordering: .relaxed)
             answers.advance()
         }

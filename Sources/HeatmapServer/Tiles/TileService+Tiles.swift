@@ -70,6 +70,13 @@ extension TileService {
         } catch {
             throw LookupFailure(status: .badRequest, message: error.description)
         }
+        if let filter = settings.filter, let served = layer as? ServedLayer {
+            do {
+                _ = try served.resolve(filter, drawing: settings.applied(to: served.settings))
+            } catch {
+                throw LookupFailure(status: .badRequest, message: error.description)
+            }
+        }
         guard !settings.isEmpty, !LayerRegistry.takesSettings(layer) else { return settings }
         guard layer is any CompositeLayer else { return SettingOverrides() }
         throw LookupFailure(
