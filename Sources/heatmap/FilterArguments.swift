@@ -48,6 +48,17 @@ enum FilterArguments {
         }
     }
 
+    /// The layer drawing `filter`'s points, or `nil` when it keeps none of positive weight.
+    ///
+    /// - Throws: ``CommandError`` from the data.
+    static func kept(_ filter: PointFilter, views: FilteredLayers) throws(CommandError) -> HeatmapTileLayer? {
+        do {
+            return try views.layer(for: filter)
+        } catch {
+            throw CommandError(error.description)
+        }
+    }
+
     /// The layer drawing `request`'s points of a file, and the settings to draw its tile of
     /// `zoom` and `scale` with (`--scale-of all`: `base`'s M(z)); `nil` when no point is kept.
     ///
@@ -57,9 +68,8 @@ enum FilterArguments {
         zoom: Int, scale: Int
     ) throws(CommandError) -> (layer: HeatmapTileLayer, settings: HeatmapSettings)? {
         let views = try views(file, settings: settings)
-        let filter = try filter(request, views: views)
+        guard let layer = try kept(try filter(request, views: views), views: views) else { return nil }
         do {
-            guard let layer = try views.layer(for: filter) else { return nil }
             return (layer, try base.filterSettings(settings, scale: request.scale, zoom: zoom, scale: scale))
         } catch {
             throw CommandError(error.description)

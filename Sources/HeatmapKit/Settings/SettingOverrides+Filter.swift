@@ -17,6 +17,15 @@ package struct LayerFilterRequest: Sendable, Hashable {
         self.scale = scale
     }
 
+    /// The filters as the canonical query writes them: `datetime=…&category=…&scale-of=…`.
+    package var query: String {
+        var items: [(name: String, value: String)] = []
+        if !window.isAll { items.append(("datetime", window.description)) }
+        items += categories.map { ("category", $0.queryText) }
+        if scale != .filter { items.append(("scale-of", scale.rawValue)) }
+        return (try? SettingOverrides(query: items))?.query ?? ""
+    }
+
     /// The filter over a data set with these time range and dictionaries.
     ///
     /// - Throws: ``FilterError`` naming a column the data have no category for, or a value no
@@ -55,4 +64,13 @@ extension SettingOverrides {
         return LayerFilterRequest(window: window ?? .all, categories: categories, scale: scale)
     }
 
+}
+
+extension CategorySelection {
+    /// `COL:V1,V2` with the column and each value percent-encoded (`,` and `:` too): the text
+    /// that reads back to this selection, in a query or a flag.
+    package var queryText: String {
+        QueryEncoding.encode(column, component: true) + ":"
+            + values.map { QueryEncoding.encode($0, component: true) }.joined(separator: ",")
+    }
 }

@@ -27,11 +27,7 @@ extension SettingsSchema {
         repeatable: true, percentEncoded: true
     ) { (text) throws(SettingError) in
         do throws(FilterError) {
-            let selection = try CategorySelection(parsing: text, percentEncoded: true)
-            let encoded =
-                QueryEncoding.encode(selection.column, component: true) + ":"
-                + selection.values.map { QueryEncoding.encode($0, component: true) }.joined(separator: ",")
-            return SettingValue(encoded) { _ in }
+            return SettingValue(try CategorySelection(parsing: text, percentEncoded: true).queryText) { _ in }
         } catch {
             throw SettingError(error.description)
         }
