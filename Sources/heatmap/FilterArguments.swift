@@ -59,20 +59,21 @@ enum FilterArguments {
         }
     }
 
-    /// The layer drawing `request`'s points of a file, and the settings to draw its tile of
-    /// `zoom` and `scale` with (`--scale-of all`: `base`'s M(z)); `nil` when no point is kept.
+    /// The layer drawing `request`'s points of a file with its own settings those to draw at
+    /// `zoom` and `scale` (`--scale-of all`: `base`'s M(z) there); `nil` when no point is kept.
     ///
     /// - Throws: ``CommandError`` for a filter that does not apply to the data.
     static func layer(
         _ request: LayerFilterRequest, file: PointFile, base: HeatmapTileLayer, settings: HeatmapSettings,
         zoom: Int, scale: Int
-    ) throws(CommandError) -> (layer: HeatmapTileLayer, settings: HeatmapSettings)? {
-        let views = try views(file, settings: settings)
-        guard let layer = try kept(try filter(request, views: views), views: views) else { return nil }
+    ) throws(CommandError) -> HeatmapTileLayer? {
+        let drawing: HeatmapSettings
         do {
-            return (layer, try base.filterSettings(settings, scale: request.scale, zoom: zoom, scale: scale))
+            drawing = try base.filterSettings(settings, scale: request.scale, zoom: zoom, scale: scale)
         } catch {
             throw CommandError(error.description)
         }
+        let views = try views(file, settings: drawing)
+        return try kept(try filter(request, views: views), views: views)
     }
 }

@@ -70,7 +70,6 @@ struct TileCommand {
 
     func run() throws(CommandError) {
         var layer: HeatmapTileLayer
-        var drawing: HeatmapSettings? = nil
         if let (connection, table) = postgres {
             // Pinned: the tile and its zoom's M(z) are read from one state of the table.
             let source = try PostgresArguments.source(connection, table)
@@ -85,7 +84,7 @@ struct TileCommand {
                     let filtered = try FilterArguments.layer(
                         filter, file: file, base: layer, settings: settings, zoom: tile.zoom, scale: tile.scale)
                 else { return reportNoTile() }
-                (layer, drawing) = filtered
+                layer = filtered
             }
         }
         let bytes: [UInt8]
@@ -103,8 +102,7 @@ struct TileCommand {
                 }
             } else {
                 guard
-                    case .image(let png) = try layer.tileFor(
-                        x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale, settings: drawing)
+                    case .image(let png) = try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
                 else { return reportNoTile() }
                 bytes = try image?.bytes(ofPNG: png) ?? png
             }
