@@ -64,3 +64,13 @@ extension ServedLayer {
                 TileDependency(layer: self, drawnAt: generation, normalization: normalization, settings: settings)))
     }
 }
+
+extension ServedLayer {
+    /// Checks that `filter` applies to the data with `settings` over the layer's own (for the
+    /// command's `render`, before it writes anything).
+    ///
+    /// - Throws: ``HeatmapError/invalidFilter(_:)`` naming what the data lack.
+    package func checkFilter(_ filter: LayerFilterRequest, settings: SettingOverrides) throws(HeatmapError) {
+        _ = try resolve(filter, drawing: settings.applied(to: self.settings))
+    }
+}

@@ -72,7 +72,7 @@ extension TileService {
         }
         if let filter = settings.filter, let served = layer as? ServedLayer {
             do {
-                _ = try served.resolve(filter, drawing: settings.applied(to: served.settings))
+                try served.checkFilter(filter, settings: settings)
             } catch {
                 throw LookupFailure(status: .badRequest, message: error.description)
             }
