@@ -54,6 +54,12 @@ package struct FilterFacets: Sendable {
 }
 
 extension SettingOverrides {
+    /// The names of the filters' settings.
+    package static let filterNames: Set<String> = ["datetime", "category", "scale-of"]
+
+    /// These overrides' filters alone.
+    package var filters: SettingOverrides { keeping(Self.filterNames) }
+
     /// The filters given, or `nil` when neither `datetime` nor `category` is (`scale-of`
     /// alone changes nothing).
     package var filter: LayerFilterRequest? {

@@ -101,6 +101,14 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
         return merged
     }
 
+    /// These overrides with only the settings `names` (the filters a layer keeps, say).
+    package func keeping(_ names: Set<String>) -> SettingOverrides {
+        var kept = self
+        kept.values.removeAll { !names.contains(SettingsSchema.rows[$0.row].name) }
+        kept.query = kept.canonicalQuery()
+        return kept
+    }
+
     /// The canonical value of setting `name` if given (the last, for a repeatable one).
     package func text(of name: String) -> String? {
         guard let row = SettingsSchema.index[name] else { return nil }

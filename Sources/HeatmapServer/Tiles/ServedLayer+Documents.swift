@@ -53,7 +53,7 @@ extension ServedLayer: TileJSONLayer, LegendLayer {
     func legend(_ query: LegendQuery, base: String) throws -> LayerLegend {
         var layer = heatmap
         var drawing = query.overrides.applied(to: settings)
-        if let filter = query.overrides.filter {
+        if let filter = filterDefaults.merging(query.overrides).filter {
             // The legend of the points the filter keeps, with the M(z) its tiles use.
             let kept: HeatmapTileLayer?
             do throws(HeatmapError) {

@@ -51,7 +51,10 @@ extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, Occupa
 
     /// The tile drawn now with `settings` over the layer's own, with what it was drawn from.
     func drawn(_ request: TileRequest, settings: SettingOverrides) throws(HeatmapError) -> RenderedTile {
-        if let filter = settings.filter { return try drawnFiltered(request, filter: filter, settings: settings) }
+        if !filterDefaults.isEmpty || settings.filter != nil {
+            let filtered = filterDefaults.merging(settings)
+            if let filter = filtered.filter { return try drawnFiltered(request, filter: filter, settings: filtered) }
+        }
         let drawing = settings.isEmpty ? self.settings : settings.applied(to: self.settings)
         let (drawn, generation) = try drawnFollowingSwaps(request, settings: drawing)
         return RenderedTile(

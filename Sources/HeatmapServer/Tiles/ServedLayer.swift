@@ -26,13 +26,17 @@ package final class ServedLayer: Sendable {
     /// The data's views by filter, `nil` for data without times or categories (see
     /// ServedLayer+Filters.swift); swapped with the data.
     let views: Mutex<FilteredLayers?>
+    /// The filters the layer is drawn with unless a request gives its own (`serve --datetime`,
+    /// a configuration's `"category"`): a request's filters replace these, setting by setting.
+    package let filterDefaults: SettingOverrides
 
     /// Creates a layer.
     ///
     /// - Throws: ``OverrideError`` for a name unfit for URLs or invalid settings.
-    package init(name: String, source: String = "", settings: HeatmapSettings = .default, data: LayerData)
-        throws(OverrideError)
-    {
+    package init(
+        name: String, source: String = "", settings: HeatmapSettings = .default, filters: SettingOverrides = .init(),
+        data: LayerData
+    ) throws(OverrideError) {
         guard Self.isValidName(name) else {
             throw OverrideError(
                 "layer name \"\(name)\" must be 1-64 letters, digits, '-', '_' or '.', not starting with '.'")
@@ -45,6 +49,7 @@ package final class ServedLayer: Sendable {
         self.name = name
         self.source = source
         self.settings = settings
+        filterDefaults = filters.filters
         if let source = data.source, let mean = data.sourceValues {
             heatmap = HeatmapTileLayer(
                 source: source, shiftedValues: mean.shiftedValues, values: mean.values, settings: settings,

@@ -70,7 +70,7 @@ extension TileService {
         } catch {
             throw LookupFailure(status: .badRequest, message: error.description)
         }
-        if let filter = settings.filter, let served = layer as? ServedLayer {
+        if let served = layer as? ServedLayer, let filter = served.filterDefaults.merging(settings).filter {
             do {
                 try served.checkFilter(filter, settings: settings)
             } catch {
