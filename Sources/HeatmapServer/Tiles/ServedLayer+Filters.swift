@@ -34,7 +34,7 @@ extension ServedLayer {
         do {
             return (views, try request.resolved(against: views.facets))
         } catch {
-            throw .invalidFilter("layer \(name): \(error.description)")
+            throw .invalidFilter(error.description)
         }
     }
 

@@ -23,10 +23,17 @@ extension TileService {
         } catch {
             return finish(.text(.badRequest, error.description), route: route)
         }
-        let layer: any TileLayer
+        var layer: any TileLayer
         switch registry.entry(named: name) {
         case .success(let found): layer = found.layer
         case .failure(let failure): return finish(.text(failure.status, failure.message), route: route)
+        }
+        // The tile settings and filters of the query, as the layer's tiles take them (400 naming a bad one).
+        do {
+            let settings = try requestSettings(request, for: layer, name: name)
+            if !settings.isEmpty, let taking = layer as? any SettingsTakingLayer { layer = taking.taking(settings) }
+        } catch {
+            return finish(.text(error.status, error.message), route: route)
         }
         return .deferred { [self] completion in
             Task(executorPreference: DispatchTaskExecutor.shared) { [self] in

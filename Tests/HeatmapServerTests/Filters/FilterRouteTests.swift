@@ -176,4 +176,26 @@ import Testing
             #expect(text.contains("\"column\":\"kind\"") && text.contains("\"value\":\"a,b\""), "\(path)")
         }
     }
+
+    @Test("static images and stacks take the filters: a bad one is a 400, a good one draws fewer points")
+    func staticAndStacks() throws {
+        let folder = try TemporaryFolder("filter-static")
+        defer { folder.remove() }
+        let path = try Self.csv(in: folder)
+        let data = try LayerData.load(path: path, options: Self.options)
+        let service = try TileService(
+            layers: [
+                try ServedLayer(name: "p", settings: .paletteDefault, data: data),
+                try ServedLayer(name: "q", settings: .paletteDefault, data: data),
+            ])
+        for base in ["/static/p/144.96,-37.81,11/300x200.png", "/p+q/\(Self.tile).png"] {
+            let bad = Self.answer(service, base + "?category=kind:piracy")
+            #expect(bad.status == 400, "\(base)")
+            #expect(String(decoding: bad.body, as: UTF8.self).contains("no value \"piracy\""), "\(base)")
+            let all = Self.answer(service, base)
+            let some = Self.answer(service, base + "?category=kind:fraud")
+            #expect(all.status == 200 && some.status == 200 && all.body != some.body, "\(base)")
+        }
+        #expect(Self.answer(service, "/p+q/\(Self.tile).png?datetime=2031-01-01/..").status == 204)
+    }
 }
