@@ -35,9 +35,10 @@ extension TileService {
         } catch {
             return finish(.text(error.status, error.message), route: route)
         }
+        let drawn = layer
         return .deferred { [self] completion in
             Task(executorPreference: DispatchTaskExecutor.shared) { [self] in
-                completion(decorate(await draw(layer, name: name, viewport, request), route: route))
+                completion(decorate(await draw(drawn, name: name, viewport, request), route: route))
             }
         }
     }
