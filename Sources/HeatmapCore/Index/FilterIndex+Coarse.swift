@@ -31,27 +31,22 @@ extension FilterIndex {
         let levels = Array(coarseLevels.reversed())
         var cells = levels.map { Cells(level: $0, slabs: slabCounts.count, nodes: tree.ranges.count) }
         var handed: [(slab: Int, weight: Double)] = []
-        // Closes the cells of `key` at levels `l` and coarser while `close(l)`, finest first:
-        // each closing cell hands its slabs' weights to the next level's.
-        func close(key: UInt64, while close: (Int) -> Bool) {
-            for l in levels.indices where close(l) {
-                cells[l].close(key: key, tree: tree, handing: &handed)
-                if l + 1 < levels.count {
-                    for (slab, weight) in handed { cells[l + 1].add(slab: slab, weight: weight) }
-                }
-                handed.removeAll(keepingCapacity: true)
-            }
-        }
         var previous = first
         for i in keys.indices {
-            let difference = keys[i] ^ previous
+            let key = keys[i]
+            let difference = key ^ previous
             if difference != 0 {
-                close(key: previous) { difference >> UInt64(2 * levels[$0]) != 0 }
-                previous = keys[i]
+                // Close the cells of `previous` that `key` leaves, finest first.
+                var l = 0
+                while l < levels.count, difference >> UInt64(2 * levels[l]) != 0 {
+                    close(&cells, level: l, key: previous, tree: tree, handed: &handed)
+                    l += 1
+                }
+                previous = key
             }
             cells[0].add(slab: Int(points[i].slab), weight: Double(points[i].weight))
         }
-        close(key: previous) { _ in true }
+        for l in levels.indices { close(&cells, level: l, key: previous, tree: tree, handed: &handed) }
         var found: [(slabs: Range<Int>, level: Int, keys: [UInt64], weights: [Double], points: Int)] = []
         for level in cells {
             for (node, range) in tree.ranges.enumerated() where level.keys[node].count <= tree.counts[node] / 2 {
@@ -71,6 +66,18 @@ extension FilterIndex {
                     index: PointIndex(sortedKeys: node.keys, weights: node.weights.map { Float($0) })))
         }
         return nodes
+    }
+
+    /// Closes the cell of `key` at `cells[level]`; it hands its slabs' weights to the next
+    /// level's cell.
+    private static func close(
+        _ cells: inout [Cells], level: Int, key: UInt64, tree: Tree, handed: inout [(slab: Int, weight: Double)]
+    ) {
+        cells[level].close(key: key, tree: tree, handing: &handed)
+        if level + 1 < cells.count {
+            for (slab, weight) in handed { cells[level + 1].add(slab: slab, weight: weight) }
+        }
+        handed.removeAll(keepingCapacity: true)
     }
 
     /// The inner nodes of the binary tree over the slabs (a range split at its middle, the
