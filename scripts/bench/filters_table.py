@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Prints the filter section of a heatmap-bench report as Markdown, for docs/performance/filters.md.
 
-usage: python3 scripts/bench/filters_table.py [bench/results/filters.json]
+usage: python3 scripts/bench/filters_table.py [--summary] [bench/results/filters.json]
+
+--summary prints the few lines README shows (each bound and the worst ratio measured against it).
 
 The report is heatmap-bench's JSON (`heatmap-bench --only filters --json FILE`); its `filters` object holds the
 build and memory of the index of times and categories against the plain index, and for each time window the
@@ -11,18 +13,38 @@ import json
 import sys
 
 
+def summary(filters: dict) -> None:
+    """The README's lines: each bound of issue 28 and the worst ratio measured against it."""
+    build = filters["build"]
+    worst = max(filters["tiles"], key=lambda t: t["ratio"])
+    zooms = sorted({int(t["tile"].split("/")[0]) for t in filters["tiles"]})
+    print(f"| filtered (`datetime=`) against plain, {build['points'] / 1e6:g}M points over a year | measured | bound |")
+    print("|---|---:|---:|")
+    print(f"| tile, worst of {len(filters['windows'])} windows × zooms {zooms[0]}-{zooms[-1]} "
+          f"({worst['window']}, z{worst['tile'].split('/')[0]}) | {worst['ratio']:.2f}x | 2x |")
+    print(f"| index memory | {build['memoryRatio']:.2f}x | 1.5x |")
+    print(f"| index build | {build['buildRatio']:.2f}x | 2x |")
+
+
 def main() -> int:
-    path = sys.argv[1] if len(sys.argv) > 1 else "bench/results/filters.json"
+    arguments = [a for a in sys.argv[1:] if a != "--summary"]
+    path = arguments[0] if arguments else "bench/results/filters.json"
     with open(path) as f:
         report = json.load(f)
     filters = report.get("filters")
     if not filters:
         print(f"{path}: no filters section", file=sys.stderr)
         return 1
+    if "--summary" in sys.argv[1:]:
+        summary(filters)
+        return 0
     build = filters["build"]
     points = build["points"]
-    print(f"{points:,} points over one year, {build['slabs']} slabs; machine: {report['machine']['processor']}, "
-          f"{report['machine']['cores']} cores.\n")
+    machine = report["machine"]
+    load = ", ".join(f"{x:.1f}" for x in machine.get("loadAverage", []))
+    print(f"{points:,} points over one year, {build['slabs']} slabs; machine: {machine['processor']}, "
+          f"{machine['cores']} cores, load average {load} at the start; {report.get('repetitions', '?')} "
+          "repetitions a cell.\n")
     print("| | plain index | filter index | ratio (bound) |")
     print("|---|---:|---:|---:|")
     print(f"| build | {build['plainSeconds']:.2f} s | {build['filterSeconds']:.2f} s | "

@@ -41,6 +41,13 @@ package struct CategoryDictionary: Sendable, Hashable {
         return code
     }
 
+    /// Counts one point fewer with the value of `code` (a point ``add(_:)`` counted, then
+    /// refused); the value keeps its code.
+    package mutating func remove(code: UInt16) {
+        guard counts.indices.contains(Int(code)), counts[Int(code)] > 0 else { return }
+        counts[Int(code)] -= 1
+    }
+
     /// The values with their counts, most frequent first (ties by value), at most `limit`.
     package func mostFrequent(_ limit: Int = 100) -> [(value: String, count: Int)] {
         let order = values.indices.sorted {

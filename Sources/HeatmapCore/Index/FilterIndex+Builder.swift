@@ -55,15 +55,15 @@ extension FilterIndex {
             guard total <= PointIndex.maximumTotalWeight else {
                 throw .invalidPoint(index: count, reason: PointIndex.totalWeightReason("intensity \(intensity)"))
             }
-            var pointCodes: [UInt16] = []
             for (c, value) in categories.enumerated() {
                 do {
-                    pointCodes.append(try dictionaries[c].add(value))
+                    codes[c].append(try dictionaries[c].add(value))
                 } catch {
+                    // The point is refused whole: its values in the columns before are taken back.
+                    for d in 0..<c { dictionaries[d].remove(code: codes[d].removeLast()) }
                     throw .invalidPoint(index: count, reason: error.description)
                 }
             }
-            for (c, code) in pointCodes.enumerated() { codes[c].append(code) }
             keys.append(
                 Morton.key(x: WebMercator.unitX(longitude: longitude), y: WebMercator.unitY(latitude: latitude)))
             weights.append(Float(intensity))
@@ -72,43 +72,121 @@ extension FilterIndex {
         }
 
         /// The index of the points appended, in slabs of about `slabSize` points (default
-        /// ``FilterIndex/defaultSlabSize(forCount:)``; a second's points never split); the builder is left empty but keeps its dictionaries.
+        /// ``FilterIndex/defaultSlabSize(forCount:)``; a second's points never split); the builder
+        /// is left empty but keeps its dictionaries.
         ///
-        /// - Complexity: O(n): a radix sort by time, and one by key in each slab.
+        /// - Complexity: O(n): a radix sort by time to cut the slabs, then the plain index's
+        ///   radix sort by key over all the points, carrying each point's weight, second and slab,
+        ///   and one stable pass that deals them out to their slabs in key order.
         package mutating func build(slabSize: Int? = nil) -> FilterIndex {
             let size = max(1, slabSize ?? FilterIndex.defaultSlabSize(forCount: keys.count))
             let n = keys.count
             // Times as unsigned keys that sort as the signed seconds do.
-            let byTime = RadixSort.order(of: times.map { UInt64(bitPattern: $0) ^ (1 << 63) })
-            var slabs: [PointIndex] = []
+            var timeKeys = times.map { UInt64(bitPattern: $0) ^ (1 << 63) }
+            var byTime = (0..<n).map { UInt32(truncatingIfNeeded: $0) }
+            RadixSort.sort(keys: &timeKeys, payload: &byTime)
+            let bounds = Self.slabBounds(sortedTimes: timeKeys, size: size)
+            // Each point's weight, second after its slab's first, slab and position, by position.
+            var carried = [SortedPoint](repeating: SortedPoint(weight: 0, second: 0, slab: 0, position: 0), count: n)
             var slabTimes: [ClosedRange<Int64>] = []
-            var slabSeconds: [[UInt32]] = []
-            var slabCodes: [[[UInt16]]] = []
-            var start = 0
-            while start < n {
-                var end = min(n, start + size)
-                while end < n, times[Int(byTime[end])] == times[Int(byTime[end - 1])] { end += 1 }
-                // A slab's seconds are kept as 32-bit offsets from its first.
-                let first = times[Int(byTime[start])]
-                if times[Int(byTime[end - 1])] - first > Int64(UInt32.max) {
-                    end = start + 1
-                    while end < n, times[Int(byTime[end])] - first <= Int64(UInt32.max) { end += 1 }
+            for s in 0..<(bounds.count - 1) {
+                let first = timeKeys[bounds[s]]
+                slabTimes.append(Self.time(first)...Self.time(timeKeys[bounds[s + 1] - 1]))
+                for j in bounds[s]..<bounds[s + 1] {
+                    let p = Int(byTime[j])
+                    carried[p] = SortedPoint(
+                        weight: weights[p], second: UInt32(truncatingIfNeeded: timeKeys[j] - first),
+                        slab: UInt32(truncatingIfNeeded: s), position: byTime[j])
                 }
-                let members = byTime[start..<end]
-                let order = RadixSort.order(of: members.map { keys[Int($0)] })
-                let points = order.map { members[members.startIndex + Int($0)] }
-                slabs.append(
-                    PointIndex(sortedKeys: points.map { keys[Int($0)] }, weights: points.map { weights[Int($0)] }))
-                slabTimes.append(times[Int(byTime[start])]...times[Int(byTime[end - 1])])
-                slabSeconds.append(points.map { UInt32(times[Int($0)] - first) })
-                slabCodes.append(codes.map { column in points.map { column[Int($0)] } })
-                start = end
             }
+            (timeKeys, byTime) = ([], [])
+            RadixSort.sort(keys: &keys, payload: &carried)
+            let slabs = Self.dealt(keys: keys, carried: carried, codes: codes, bounds: bounds)
+            let coarse = FilterIndex.coarseNodes(
+                keys: keys, points: carried, slabCounts: (1..<bounds.count).map { bounds[$0] - bounds[$0 - 1] })
             (keys, weights, times, totalWeight) = ([], [], [], 0)
             codes = dictionaries.map { _ in [] }
             return FilterIndex(
-                slabs: slabs, slabTimes: slabTimes, times: slabSeconds, codes: slabCodes, dictionaries: dictionaries)
+                slabs: slabs.indexes, slabTimes: slabTimes, times: slabs.seconds, codes: slabs.codes,
+                dictionaries: dictionaries, coarseNodes: coarse)
         }
+
+        /// The second a time key (as sorted) stands for.
+        private static func time(_ key: UInt64) -> Int64 { Int64(bitPattern: key ^ (1 << 63)) }
+
+        /// The slabs' starts in time order, and `n` last: about `size` points each, a second's
+        /// points in one slab, and a slab's seconds within 2^32 of its first.
+        private static func slabBounds(sortedTimes: [UInt64], size: Int) -> [Int] {
+            let n = sortedTimes.count
+            var bounds = [0]
+            var start = 0
+            while start < n {
+                var end = min(n, start + size)
+                while end < n, sortedTimes[end] == sortedTimes[end - 1] { end += 1 }
+                // A slab's seconds are kept as 32-bit offsets from its first.
+                let first = sortedTimes[start]
+                if sortedTimes[end - 1] - first > UInt64(UInt32.max) {
+                    end = start + 1
+                    while end < n, sortedTimes[end] - first <= UInt64(UInt32.max) { end += 1 }
+                }
+                bounds.append(end)
+                start = end
+            }
+            return bounds
+        }
+
+        /// The points sorted by key dealt out to their slabs (stably: each slab in key order),
+        /// with their seconds and codes.
+        private static func dealt(keys: [UInt64], carried: [SortedPoint], codes: [[UInt16]], bounds: [Int]) -> (
+            indexes: [PointIndex], seconds: [[UInt32]], codes: [[[UInt16]]]
+        ) {
+            let n = keys.count
+            var next = Array(bounds.dropLast())
+            var slabKeys = [UInt64](repeating: 0, count: n)
+            var slabWeights = [Float](repeating: 0, count: n)
+            var slabSeconds = [UInt32](repeating: 0, count: n)
+            var slabCodes = codes.map { _ in [UInt16](repeating: 0, count: n) }
+            slabKeys.withUnsafeMutableBufferPointer { outKeys in
+                slabWeights.withUnsafeMutableBufferPointer { outWeights in
+                    slabSeconds.withUnsafeMutableBufferPointer { outSeconds in
+                        for i in 0..<n {
+                            let point = carried[i]
+                            let slot = next[Int(point.slab)]
+                            next[Int(point.slab)] = slot + 1
+                            outKeys[slot] = keys[i]
+                            outWeights[slot] = point.weight
+                            outSeconds[slot] = point.second
+                        }
+                    }
+                }
+            }
+            for c in codes.indices {
+                next = Array(bounds.dropLast())
+                slabCodes[c].withUnsafeMutableBufferPointer { out in
+                    codes[c].withUnsafeBufferPointer { column in
+                        for point in carried {
+                            let slot = next[Int(point.slab)]
+                            next[Int(point.slab)] = slot + 1
+                            out[slot] = column[Int(point.position)]
+                        }
+                    }
+                }
+            }
+            let ranges = (0..<(bounds.count - 1)).map { bounds[$0]..<bounds[$0 + 1] }
+            return (
+                ranges.map { PointIndex(sortedKeys: Array(slabKeys[$0]), weights: Array(slabWeights[$0])) },
+                ranges.map { Array(slabSeconds[$0]) }, ranges.map { r in slabCodes.map { Array($0[r]) } }
+            )
+        }
+    }
+
+    /// What moves with a point's key through the builder's sort: its weight, its second after
+    /// its slab's first, its slab and its position in the order appended.
+    struct SortedPoint: BitwiseCopyable {
+        var weight: Float
+        var second: UInt32
+        var slab: UInt32
+        var position: UInt32
     }
 
     /// The slab size the builder picks for `count` points: 16 slabs, each of at least 4096

@@ -17,54 +17,47 @@ extension FilterIndex {
     /// zoom 24 − L at scale 1 (zooms 4, 6, 8, 10 and 12).
     static let coarseLevels = [20, 18, 16, 14, 12]
 
-    /// The coarse nodes of a tree over `slabs`, coarsest level and largest nodes first, while
-    /// they stay within a budget of a quarter as many entries as points (5 bytes a point) and
-    /// each holds at most half as many entries as its points.
+    /// The coarse nodes of a tree over the slabs, from all the points in key order (`points`
+    /// carries each one's slab and weight), largest nodes first, while they stay within a
+    /// budget of a quarter as many entries as points (5 bytes a point) and each holds at most
+    /// half as many entries as its points.
     ///
-    /// - Complexity: O(n) for the slabs' cells at the finest level, then O(c log s) a level for
-    ///   c cells in s slabs: each level of the tree merges its children's cells.
-    static func coarseNodes(of slabs: [PointIndex]) -> [CoarseNode] {
-        let points = slabs.reduce(0) { $0 + $1.count }
-        guard slabs.count > 1 else { return [] }
-        var budget = points / 4
-        var nodes: [CoarseNode] = []
-        // Each slab's cells at a level, from its keys for the finest level and from the next
-        // finer level's cells for the others.
-        func quantised(_ keys: [UInt64], _ weights: [Double], level: Int) -> (keys: [UInt64], weights: [Double]) {
-            let shift = UInt64(2 * level)
-            var cells: [UInt64] = []
-            var sums: [Double] = []
-            for i in keys.indices {
-                let cell = (keys[i] >> shift) << shift
-                if cells.last == cell {
-                    sums[sums.count - 1] += weights[i]
-                } else {
-                    cells.append(cell)
-                    sums.append(weights[i])
+    /// - Complexity: O(n) for one pass over the points, and O(log s) a slab present in a cell
+    ///   of a level: a cell's weight a slab goes up to the next level's cell and to the nodes
+    ///   above the slab.
+    static func coarseNodes(keys: [UInt64], points: [SortedPoint], slabCounts: [Int]) -> [CoarseNode] {
+        guard slabCounts.count > 1, keys.count == points.count, let first = keys.first else { return [] }
+        let tree = Tree(slabCounts: slabCounts)
+        let levels = Array(coarseLevels.reversed())
+        var cells = levels.map { Cells(level: $0, slabs: slabCounts.count, nodes: tree.ranges.count) }
+        var handed: [(slab: Int, weight: Double)] = []
+        var previous = first
+        for i in keys.indices {
+            let key = keys[i]
+            let difference = key ^ previous
+            if difference != 0 {
+                // Close the cells of `previous` that `key` leaves, finest first.
+                var l = 0
+                while l < levels.count, difference >> UInt64(2 * levels[l]) != 0 {
+                    close(&cells, level: l, key: previous, tree: tree, handed: &handed)
+                    l += 1
                 }
+                previous = key
             }
-            return (cells, sums)
+            cells[0].add(slab: Int(points[i].slab), weight: Double(points[i].weight))
         }
-        var leaves: [(keys: [UInt64], weights: [Double])] = slabs.map { slab in
-            quantised(slab.keys, slab.weights.map(Double.init), level: coarseLevels.last ?? 12)
-        }
-        var found: [(slabs: Range<Int>, level: Int, keys: [UInt64], weights: [Double])] = []
-        for level in coarseLevels.reversed() {
-            leaves = leaves.map { quantised($0.keys, $0.weights, level: level) }
-            var inner: [(range: Range<Int>, keys: [UInt64], weights: [Double], points: Int)] = []
-            func build(_ range: Range<Int>) -> (keys: [UInt64], weights: [Double]) {
-                if range.count == 1 { return leaves[range.lowerBound] }
-                let middle = (range.lowerBound + range.upperBound + 1) / 2
-                let merged = merge(build(range.lowerBound..<middle), build(middle..<range.upperBound))
-                let count = slabs[range].reduce(0) { $0 + $1.count }
-                if merged.keys.count <= count / 2 { inner.append((range, merged.keys, merged.weights, count)) }
-                return merged
+        for l in levels.indices { close(&cells, level: l, key: previous, tree: tree, handed: &handed) }
+        var found: [(slabs: Range<Int>, level: Int, keys: [UInt64], weights: [Double], points: Int)] = []
+        for level in cells {
+            for (node, range) in tree.ranges.enumerated() where level.keys[node].count <= tree.counts[node] / 2 {
+                found.append((range, level.level, level.keys[node], level.weights[node], tree.counts[node]))
             }
-            _ = build(0..<slabs.count)
-            found += inner.map { (slabs: $0.range, level: level, keys: $0.keys, weights: $0.weights) }
         }
-        // Coarsest first, then the largest nodes: the root serves the longest windows.
-        for node in found.sorted(by: { ($0.level, $0.slabs.count) > ($1.level, $1.slabs.count) }) {
+        var budget = keys.count / 4
+        var nodes: [CoarseNode] = []
+        // The largest nodes first, at every level (coarsest first among nodes of a size): the
+        // root serves the longest windows, at every zoom up to the finest level's.
+        for node in found.sorted(by: { ($0.slabs.count, $0.level) > ($1.slabs.count, $1.level) }) {
             guard node.keys.count <= budget else { continue }
             budget -= node.keys.count
             nodes.append(
@@ -75,33 +68,96 @@ extension FilterIndex {
         return nodes
     }
 
-    /// Two cell lists merged in key order, the weights of a cell in both added.
-    private static func merge(_ a: (keys: [UInt64], weights: [Double]), _ b: (keys: [UInt64], weights: [Double]))
-        -> (keys: [UInt64], weights: [Double])
-    {
-        var keys: [UInt64] = []
-        var weights: [Double] = []
-        keys.reserveCapacity(a.keys.count + b.keys.count)
-        weights.reserveCapacity(a.keys.count + b.keys.count)
-        var (i, j) = (0, 0)
-        while i < a.keys.count || j < b.keys.count {
-            let x = i < a.keys.count ? a.keys[i] : .max
-            let y = j < b.keys.count ? b.keys[j] : .max
-            if x == y {
-                keys.append(x)
-                weights.append(a.weights[i] + b.weights[j])
-                (i, j) = (i + 1, j + 1)
-            } else if x < y {
-                keys.append(x)
-                weights.append(a.weights[i])
-                i += 1
-            } else {
-                keys.append(y)
-                weights.append(b.weights[j])
-                j += 1
-            }
+    /// Closes the cell of `key` at `cells[level]`; it hands its slabs' weights to the next
+    /// level's cell.
+    private static func close(
+        _ cells: inout [Cells], level: Int, key: UInt64, tree: Tree, handed: inout [(slab: Int, weight: Double)]
+    ) {
+        cells[level].close(key: key, tree: tree, handing: &handed)
+        if level + 1 < cells.count {
+            for (slab, weight) in handed { cells[level + 1].add(slab: slab, weight: weight) }
         }
-        return (keys, weights)
+        handed.removeAll(keepingCapacity: true)
+    }
+
+    /// The inner nodes of the binary tree over the slabs (a range split at its middle, the
+    /// left half the larger), and the nodes above each slab.
+    private struct Tree {
+        var ranges: [Range<Int>] = []
+        var counts: [Int] = []
+        var above: [[Int]]
+
+        init(slabCounts: [Int]) {
+            above = slabCounts.map { _ in [] }
+            visit(0..<slabCounts.count, slabCounts)
+        }
+
+        private mutating func visit(_ range: Range<Int>, _ slabCounts: [Int]) {
+            guard range.count > 1 else { return }
+            let node = ranges.count
+            ranges.append(range)
+            counts.append(slabCounts[range].reduce(0, +))
+            for s in range { above[s].append(node) }
+            let middle = (range.lowerBound + range.upperBound + 1) / 2
+            visit(range.lowerBound..<middle, slabCounts)
+            visit(middle..<range.upperBound, slabCounts)
+        }
+    }
+
+    /// The cell of one level being summed, per slab, and each node's entries so far.
+    private struct Cells {
+        let level: Int
+        var slabWeights: [Double]
+        var slabsPresent: [Int] = []
+        var present: [Bool]
+        var keys: [[UInt64]]
+        var weights: [[Double]]
+        var nodeWeights: [Double]
+        var nodesPresent: [Int] = []
+
+        init(level: Int, slabs: Int, nodes: Int) {
+            self.level = level
+            slabWeights = Array(repeating: 0, count: slabs)
+            present = Array(repeating: false, count: slabs)
+            keys = Array(repeating: [], count: nodes)
+            weights = Array(repeating: [], count: nodes)
+            nodeWeights = Array(repeating: -1, count: nodes)
+        }
+
+        mutating func add(slab: Int, weight: Double) {
+            if !present[slab] {
+                present[slab] = true
+                slabsPresent.append(slab)
+            }
+            slabWeights[slab] += weight
+        }
+
+        /// Ends the cell holding `key`: an entry for each node with a slab in it, and the
+        /// slabs' weights in `handed`, for the next level's cell.
+        mutating func close(key: UInt64, tree: Tree, handing handed: inout [(slab: Int, weight: Double)]) {
+            guard !slabsPresent.isEmpty else { return }
+            for slab in slabsPresent {
+                let weight = slabWeights[slab]
+                for node in tree.above[slab] {
+                    if nodeWeights[node] < 0 {
+                        nodeWeights[node] = 0
+                        nodesPresent.append(node)
+                    }
+                    nodeWeights[node] += weight
+                }
+                handed.append((slab, weight))
+                slabWeights[slab] = 0
+                present[slab] = false
+            }
+            slabsPresent.removeAll(keepingCapacity: true)
+            let cell = (key >> UInt64(2 * level)) << UInt64(2 * level)
+            for node in nodesPresent {
+                keys[node].append(cell)
+                weights[node].append(nodeWeights[node])
+                nodeWeights[node] = -1
+            }
+            nodesPresent.removeAll(keepingCapacity: true)
+        }
     }
 
     /// The parts that hold the slabs `covered` (all whole) for pixels of `level` or coarser

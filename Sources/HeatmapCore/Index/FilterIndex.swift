@@ -8,9 +8,8 @@
 /// summaries and run starts. Beside each slab's points, in its key order, lie their seconds and
 /// their category codes (see ``CategoryDictionary``). A filter keeps the slabs its window
 /// covers whole as they are, drops those it misses, and gives the (at most two) slabs it cuts,
-/// or every slab it keeps when categories are selected, a copy of their index with the weights
-/// of the points it leaves out set to 0 (``PointIndex/withWeights(_:)``): built once per filter,
-/// then every tile and M(z) question reads indexes as the unfiltered data's are read. See
+/// or every slab it keeps when categories are selected, an index of just the points it keeps
+/// (already in key order: no sort): built once per filter, then every tile and M(z) question reads indexes as the unfiltered data's are read. See
 /// docs/design/filters.md for the costs.
 ///
 /// Memory: the slabs' indexes (20 bytes a point and their summaries, as one index of the
@@ -32,14 +31,14 @@ package struct FilterIndex: Sendable {
 
     init(
         slabs: [PointIndex], slabTimes: [ClosedRange<Int64>], times: [[UInt32]], codes: [[[UInt16]]],
-        dictionaries: [CategoryDictionary]
+        dictionaries: [CategoryDictionary], coarseNodes: [CoarseNode]
     ) {
         self.slabs = slabs
         self.slabTimes = slabTimes
         self.times = times
         self.codes = codes
         self.dictionaries = dictionaries
-        coarseNodes = Self.coarseNodes(of: slabs)
+        self.coarseNodes = coarseNodes
     }
 
     /// The number of points.
@@ -65,7 +64,7 @@ package struct FilterIndex: Sendable {
     /// The points `filter` keeps, as a source to draw and to search for M(z).
     ///
     /// - Complexity: O(points of the slabs the window cuts, or of every slab kept when the
-    ///   filter selects categories) to copy their indexes with weights masked; nothing for
+    ///   filter selects categories) to index the points they keep; nothing for
     ///   the slabs the window covers whole.
     package func filtered(by filter: PointFilter) -> FilteredPoints {
         var masked: [PointIndex] = []
@@ -89,34 +88,28 @@ package struct FilterIndex: Sendable {
         return FilteredPoints(parts: parts, coarse: coarse)
     }
 
-    /// Slab `s` with the weights of the points `filter` leaves out set to 0, or `nil` when it
-    /// keeps none of positive weight.
+    /// The points of slab `s` that `filter` keeps, as an index of their own (in the slab's key
+    /// order, so no sort), or `nil` when it keeps none of positive weight.
+    ///
+    /// - Complexity: O(points of the slab) to test them, O(k) to index the k kept.
     private func masked(slab s: Int, filter: PointFilter) -> PointIndex? {
         let slab = slabs[s]
-        var weights = slab.weights
-        var kept = false
+        var keys: [UInt64] = []
+        var weights: [Float] = []
+        var positive = false
         let window = filter.window
         let base = slabTimes[s].lowerBound
+        let masks = filter.masks.enumerated().compactMap { c, mask in mask.map { (codes[s][c], $0) } }
         times[s].withUnsafeBufferPointer { seconds in
-            weights.withUnsafeMutableBufferPointer { weights in
-                for i in 0..<weights.count {
-                    var keep = window.contains(base + Int64(seconds[i]))
-                    if keep {
-                        for (c, mask) in filter.masks.enumerated() {
-                            if let mask, !mask[Int(codes[s][c][i])] {
-                                keep = false
-                                break
-                            }
-                        }
-                    }
-                    if !keep {
-                        weights[i] = 0
-                    } else if weights[i] > 0 {
-                        kept = true
-                    }
+            slab.weights.withUnsafeBufferPointer { slabWeights in
+                for i in 0..<seconds.count where window.contains(base + Int64(seconds[i])) {
+                    if masks.contains(where: { !$0.1[Int($0.0[i])] }) { continue }
+                    keys.append(slab.keys[i])
+                    weights.append(slabWeights[i])
+                    positive = positive || slabWeights[i] > 0
                 }
             }
         }
-        return kept ? slab.withWeights(weights) : nil
+        return positive ? PointIndex(sortedKeys: keys, weights: weights) : nil
     }
 }

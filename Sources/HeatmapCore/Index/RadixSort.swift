@@ -1,28 +1,38 @@
-/// Sorts Morton keys with their weights, least significant digit first.
+/// Sorts 64-bit keys (Morton keys, times) with a payload that moves along with them, least
+/// significant digit first: stable, so equal keys keep their order.
 ///
 /// - Complexity: O(n) time per 11-bit digit that varies among the keys (at most 6), and
-///   O(n) extra memory for one scratch copy (12 bytes a key), freed before returning.
+///   O(n) extra memory for one scratch copy (8 bytes a key and the payload's size), freed
+///   before returning.
 enum RadixSort {
+    /// Sorts `keys` and `weights` (of equal counts) by key: the plain index's sort.
     static func sort(keys: inout [UInt64], weights: inout [Float]) {
+        sort(keys: &keys, payload: &weights)
+    }
+
+    /// Sorts `keys` and `payload` (of equal counts) by key, equal keys in their order.
+    static func sort<Payload: BitwiseCopyable>(keys: inout [UInt64], payload: inout [Payload]) {
         let count = keys.count
-        guard count > 1, weights.count == count else { return }
+        guard count > 1, payload.count == count else { return }
         if count < 512 {
-            let order = (0..<count).sorted { keys[$0] < keys[$1] }
+            let order = (0..<count).sorted { (keys[$0], $0) < (keys[$1], $1) }
             keys = order.map { keys[$0] }
-            weights = order.map { weights[$0] }
+            payload = order.map { payload[$0] }
             return
         }
         // One handle on each array for the whole sort: the passes go back and forth between
         // the arrays and a scratch copy, and the arrays are never copied.
         keys.withUnsafeMutableBufferPointer { keyBuffer in
-            weights.withUnsafeMutableBufferPointer { weightBuffer in
-                sort(keys: keyBuffer, weights: weightBuffer)
+            payload.withUnsafeMutableBufferPointer { payloadBuffer in
+                sort(keys: keyBuffer, payload: payloadBuffer)
             }
         }
     }
 
-    /// Sorts `keys` and `weights` (of equal counts) by key.
-    private static func sort(keys: UnsafeMutableBufferPointer<UInt64>, weights: UnsafeMutableBufferPointer<Float>) {
+    /// Sorts `keys` and `payload` (of equal counts) by key.
+    private static func sort<Payload: BitwiseCopyable>(
+        keys: UnsafeMutableBufferPointer<UInt64>, payload: UnsafeMutableBufferPointer<Payload>
+    ) {
         let count = keys.count
         let digitBits = 11
         let buckets = 1 << digitBits
@@ -37,13 +47,13 @@ enum RadixSort {
             }
         }
         let scratchKeys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: count)
-        let scratchWeights = UnsafeMutableBufferPointer<Float>.allocate(capacity: count)
+        let scratchPayload = UnsafeMutableBufferPointer<Payload>.allocate(capacity: count)
         defer {
             scratchKeys.deallocate()
-            scratchWeights.deallocate()
+            scratchPayload.deallocate()
         }
-        var (fromKeys, fromWeights) = (keys, weights)
-        var (toKeys, toWeights) = (scratchKeys, scratchWeights)
+        var (fromKeys, fromPayload) = (keys, payload)
+        var (toKeys, toPayload) = (scratchKeys, scratchPayload)
         let offsets = UnsafeMutableBufferPointer<Int>.allocate(capacity: buckets)
         defer { offsets.deallocate() }
         for pass in 0..<passes {
@@ -61,15 +71,28 @@ enum RadixSort {
                 let slot = offsets[digit]
                 offsets[digit] = slot + 1
                 toKeys[slot] = fromKeys[i]
-                toWeights[slot] = fromWeights[i]
+                toPayload[slot] = fromPayload[i]
             }
             swap(&fromKeys, &toKeys)
-            swap(&fromWeights, &toWeights)
+            swap(&fromPayload, &toPayload)
         }
         // After an odd number of passes the sorted keys are in the scratch copy.
         if fromKeys.baseAddress != keys.baseAddress {
             _ = keys.update(fromContentsOf: fromKeys)
-            _ = weights.update(fromContentsOf: fromWeights)
+            _ = payload.update(fromContentsOf: fromPayload)
         }
+    }
+
+    /// The positions of `keys` in ascending order of key, equal keys in their order (stable):
+    /// the permutation that sorts other arrays along with the keys.
+    ///
+    /// - Complexity: as ``sort(keys:payload:)``, with a copy of the keys (12 bytes a key and
+    ///   as much again of scratch).
+    static func order(of keys: [UInt64]) -> [UInt32] {
+        precondition(keys.count <= Int(UInt32.max), "at most 2^32 - 1 points")
+        var keys = keys
+        var order = (0..<keys.count).map { UInt32(truncatingIfNeeded: $0) }
+        sort(keys: &keys, payload: &order)
+        return order
     }
 }
