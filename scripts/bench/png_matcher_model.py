@@ -3,6 +3,7 @@
 
     python3 scripts/bench/png_matcher_model.py TILE_IMAGES_DIR [--report bench/results/tile-bytes.json] \\
         [--out bench/results/png-matcher-model.json]
+    python3 scripts/bench/png_matcher_model.py --table [bench/results/png-matcher-model.json]
 
 TILE_IMAGES_DIR is heatmap-bench's `--tile-images` folder (`--only bytes`). For each dense 512 px tile of the report
 it filters the indices (none, sub, up or Paeth on every row; rows of index 0 written as zeros, as the encoder does),
@@ -82,7 +83,20 @@ def deflate_bytes(data, distances, minimums, lazy=False):
     return bits / 8, tokens
 
 
+def table(path):
+    """The Markdown table of a model's results: each parse's bytes as a fraction of today's, and the file's ratio."""
+    tiles = json.load(open(path))["tiles"]
+    print("| parse | candidates | " + " | ".join(t["tile"] for t in tiles) + " |")
+    print("|---|---:|" + "---:|" * len(tiles))
+    print("| a third of today's RGBA needs | | " + " | ".join(f"{t['neededOfToday']:.3f}" for t in tiles) + " |")
+    for k, parse in enumerate(tiles[0]["parses"]):
+        cells = [f"{t['parses'][k]['ofToday']:.3f} ({t['parses'][k]['projectedRatio']:.3f})" for t in tiles]
+        print(f"| {parse['parse']} | {parse['distances']} | " + " | ".join(cells) + " |")
+
+
 def main():
+    if len(sys.argv) > 1 and sys.argv[1] == "--table":
+        return table(sys.argv[2] if len(sys.argv) > 2 else "bench/results/png-matcher-model.json")
     ensure_venv()
     import numpy as np
     from PIL import Image
