@@ -53,29 +53,46 @@ def filtered(indices, kind):
     return np.hstack([np.full((rows.shape[0], 1), kind, np.uint8), body]).tobytes()
 
 
+def dense_tiles(out_default):
+    """The arguments (the images folder, --report, --out) and, for each dense 512 px tile of the report, its row and
+    the path of its palette PNG in the folder."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("images")
+    parser.add_argument("--report", default="bench/results/tile-bytes.json")
+    parser.add_argument("--out", default=out_default)
+    args = parser.parse_args()
+    report = json.load(open(args.report))
+    return args, [(b, os.path.join(args.images, b["tile"].replace("/", "-") + "-indexed.png"))
+                  for b in report["bytes"] if b["kind"] == "dense" and b["tile"].endswith("@2x")]
+
+
+def head_bytes(colours):
+    """A palette PNG's bytes besides its compressed stream: signature, IHDR, PLTE, tRNS, IDAT's frame, IEND."""
+    return 8 + 25 + 12 + 3 * colours + 12 + colours + 12 + 12
+
+
+def write_results(path, results):
+    with open(path, "w") as f:
+        json.dump({"tiles": results, "load": os.getloadavg()[0]}, f, indent=2)
+        f.write("\n")
+
+
 def main():
     ensure_venv()
     import numpy as np
     import zopfli.zlib
     from PIL import Image
 
-    parser = argparse.ArgumentParser()
-    parser.add_argument("images")
-    parser.add_argument("--report", default="bench/results/tile-bytes.json")
-    parser.add_argument("--out", default="bench/results/png-floor.json")
-    args = parser.parse_args()
-    report = json.load(open(args.report))
-    tiles = [b for b in report["bytes"] if b["kind"] == "dense" and b["tile"].endswith("@2x")]
+    args, tiles = dense_tiles("bench/results/png-floor.json")
     results = []
     work = tempfile.mkdtemp()
     try:
-        for b in tiles:
-            path = os.path.join(args.images, b["tile"].replace("/", "-") + "-indexed.png")
+        for b, path in tiles:
             ours = Image.open(path)
             rgba = np.array(ours.convert("RGBA"))
             indices = np.array(ours)
             colours = len(ours.getpalette()) // 3
-            head = 8 + 25 + 12 + 3 * colours + 12 + colours + 12 + 12  # signature, IHDR, PLTE, tRNS, IDAT's frame, IEND
+            head = head_bytes(colours)
             row = {"tile": b["tile"], "rgbaBytes": b["rgbaBytes"], "oursBytes": os.path.getsize(path)}
             for tool, command in [("pngcrush", ["pngcrush", "-q", "-brute"]), ("optipng", ["optipng", "-quiet", "-o7", "-out"])]:
                 out = os.path.join(work, tool + ".png")
@@ -107,9 +124,7 @@ def main():
             results.append(row)
     finally:
         shutil.rmtree(work)
-    with open(args.out, "w") as f:
-        json.dump({"tiles": results, "load": os.getloadavg()[0]}, f, indent=2)
-        f.write("\n")
+    write_results(args.out, results)
 
 
 if __name__ == "__main__":

@@ -15,13 +15,12 @@ of the literal/length and distance symbols, their extra bits, and 4 bits a symbo
 file's ratio to today's RGBA PNG if the IDAT shrank by that fraction (the PLTE, tRNS and chunk frames stay).
 Uses bench/.venv-pillow, as scripts/bench/png_floor.py does.
 """
-import argparse
 import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from png_floor import ensure_venv, filtered  # noqa: E402
+from png_floor import dense_tiles, ensure_venv, filtered, head_bytes, write_results  # noqa: E402
 
 LENGTH_BASE = [3, 4, 5, 6, 7, 8, 9, 10, 11, 13, 15, 17, 19, 23, 27, 31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163,
                195, 227, 258]
@@ -101,20 +100,14 @@ def main():
     import numpy as np
     from PIL import Image
 
-    parser = argparse.ArgumentParser()
-    parser.add_argument("images")
-    parser.add_argument("--report", default="bench/results/tile-bytes.json")
-    parser.add_argument("--out", default="bench/results/png-matcher-model.json")
-    args = parser.parse_args()
-    report = json.load(open(args.report))
+    args, tiles = dense_tiles("bench/results/png-matcher-model.json")
     results = []
-    for b in (b for b in report["bytes"] if b["kind"] == "dense" and b["tile"].endswith("@2x")):
-        path = os.path.join(args.images, b["tile"].replace("/", "-") + "-indexed.png")
+    for b, path in tiles:
         image = Image.open(path)
         indices = np.array(image)
         stride = indices.shape[1] + 1
         colours = len(image.getpalette()) // 3
-        head = 8 + 25 + 12 + 3 * colours + 12 + colours + 12 + 12  # signature, IHDR, PLTE, tRNS, IDAT's frame, IEND
+        head = head_bytes(colours)
         near, row, rows = list(range(1, 9)), [stride + k for k in range(-8, 9)], [2 * stride + k for k in range(-8, 9)]
         configs = [
             ("today", 4, [1, 2], [3, 3], False),
@@ -144,9 +137,7 @@ def main():
         row_out["neededOfToday"] = round((row_out["thirdBytes"] - head) / (row_out["oursBytes"] - head), 3)
         print(json.dumps(row_out), flush=True)
         results.append(row_out)
-    with open(args.out, "w") as f:
-        json.dump({"tiles": results, "load": os.getloadavg()[0]}, f, indent=2)
-        f.write("\n")
+    write_results(args.out, results)
 
 
 if __name__ == "__main__":
