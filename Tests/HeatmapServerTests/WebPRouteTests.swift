@@ -1,7 +1,9 @@
+import Dispatch
 import Foundation
 import HeatmapKit
 import HeatmapServer
 import HeatmapWebP
+import Synchronization
 import Testing
 
 /// `/{layer}/{z}/{x}/{y}[@2x].webp`: the PNG route's tile as WebP, with its own tag, cache, 204s
@@ -82,5 +84,28 @@ import Testing
         let bad = try client.get("/police.json?format=gif")
         #expect(bad.status == 400 && bad.text.contains("png or webp"))
         #expect(try client.get("/police.json?format=webp&webp-quality=300").status == 400)
+    }
+
+    @Test("many requests at once for one WebP tile not cached yet share one encode, and all get its bytes")
+    func oneEncodePerTileWhenManyAskAtOnce() throws {
+        let server = try TestServer()
+        defer { server.stop() }
+        let clients = try (0..<16).map { _ in try server.client() }
+        let paths = ["/police/9/462/314@2x.webp", "/police/9/462/314@2x.webp?webp-quality=70"]
+        let bodies = Mutex<[String: Set<[UInt8]>]>([:])
+        let statuses = Mutex<[Int]>([])
+        // Every client asks for the same two tiles (one lossless, one lossy) that nobody asked for before.
+        DispatchQueue.concurrentPerform(iterations: clients.count) { n in
+            for path in paths {
+                let response = try? clients[n].get(path)
+                statuses.withLock { $0.append(response?.status ?? 0) }
+                if let body = response?.body { bodies.withLock { _ = $0[path, default: []].insert(body) } }
+            }
+        }
+        #expect(statuses.withLock { $0 } == [Int](repeating: 200, count: 2 * clients.count))
+        #expect(bodies.withLock { $0.mapValues(\.count) } == [paths[0]: 1, paths[1]: 1])
+        // One PNG render (the two share it: the quality is not the PNG's), one encode each WebP.
+        #expect(try server.metric("heatmap_tile_render_seconds_count") == 1)
+        #expect(try server.metric("heatmap_webp_encodes_total") == 2)
     }
 }

@@ -38,14 +38,43 @@ def ensure_venv():
 
 
 def filtered(indices, kind):
-    """The PNG filter `kind` (1 sub, 2 up, 3 average) on every row of one byte a pixel, type bytes included."""
+    """The PNG filter `kind` (0 none, 1 sub, 2 up, 3 average, 4 Paeth) on every row of one byte a pixel, type
+    bytes included."""
     import numpy as np
     rows = indices.astype(np.int16)
     up = np.vstack([np.zeros((1, rows.shape[1]), np.int16), rows[:-1]])
     left = np.hstack([np.zeros((rows.shape[0], 1), np.int16), rows[:, :-1]])
-    predictor = {1: left, 2: up, 3: (left + up) // 2}[kind]
+    corner = np.hstack([np.zeros((rows.shape[0], 1), np.int16), up[:, :-1]])
+    guess = left + up - corner
+    pa, pb, pc = abs(guess - left), abs(guess - up), abs(guess - corner)
+    paeth = np.where((pa <= pb) & (pa <= pc), left, np.where(pb <= pc, up, corner))
+    predictor = {0: 0 * rows, 1: left, 2: up, 3: (left + up) // 2, 4: paeth}[kind]
     body = ((rows - predictor) & 255).astype(np.uint8)
     return np.hstack([np.full((rows.shape[0], 1), kind, np.uint8), body]).tobytes()
+
+
+def dense_tiles(out_default):
+    """The arguments (the images folder, --report, --out) and, for each dense 512 px tile of the report, its row and
+    the path of its palette PNG in the folder."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("images")
+    parser.add_argument("--report", default="bench/results/tile-bytes.json")
+    parser.add_argument("--out", default=out_default)
+    args = parser.parse_args()
+    report = json.load(open(args.report))
+    return args, [(b, os.path.join(args.images, b["tile"].replace("/", "-") + "-indexed.png"))
+                  for b in report["bytes"] if b["kind"] == "dense" and b["tile"].endswith("@2x")]
+
+
+def head_bytes(colours):
+    """A palette PNG's bytes besides its compressed stream: signature, IHDR, PLTE, tRNS, IDAT's frame, IEND."""
+    return 8 + 25 + 12 + 3 * colours + 12 + colours + 12 + 12
+
+
+def write_results(path, results):
+    with open(path, "w") as f:
+        json.dump({"tiles": results, "load": os.getloadavg()[0]}, f, indent=2)
+        f.write("\n")
 
 
 def main():
@@ -54,23 +83,16 @@ def main():
     import zopfli.zlib
     from PIL import Image
 
-    parser = argparse.ArgumentParser()
-    parser.add_argument("images")
-    parser.add_argument("--report", default="bench/results/tile-bytes.json")
-    parser.add_argument("--out", default="bench/results/png-floor.json")
-    args = parser.parse_args()
-    report = json.load(open(args.report))
-    tiles = [b for b in report["bytes"] if b["kind"] == "dense" and b["tile"].endswith("@2x")]
+    args, tiles = dense_tiles("bench/results/png-floor.json")
     results = []
     work = tempfile.mkdtemp()
     try:
-        for b in tiles:
-            path = os.path.join(args.images, b["tile"].replace("/", "-") + "-indexed.png")
+        for b, path in tiles:
             ours = Image.open(path)
             rgba = np.array(ours.convert("RGBA"))
             indices = np.array(ours)
             colours = len(ours.getpalette()) // 3
-            head = 8 + 25 + 12 + 3 * colours + 12 + colours + 12 + 12  # signature, IHDR, PLTE, tRNS, IDAT's frame, IEND
+            head = head_bytes(colours)
             row = {"tile": b["tile"], "rgbaBytes": b["rgbaBytes"], "oursBytes": os.path.getsize(path)}
             for tool, command in [("pngcrush", ["pngcrush", "-q", "-brute"]), ("optipng", ["optipng", "-quiet", "-o7", "-out"])]:
                 out = os.path.join(work, tool + ".png")
@@ -102,9 +124,7 @@ def main():
             results.append(row)
     finally:
         shutil.rmtree(work)
-    with open(args.out, "w") as f:
-        json.dump({"tiles": results, "load": os.getloadavg()[0]}, f, indent=2)
-        f.write("\n")
+    write_results(args.out, results)
 
 
 if __name__ == "__main__":

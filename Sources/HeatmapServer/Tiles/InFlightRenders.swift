@@ -1,13 +1,14 @@
 import Synchronization
 
 /// Renders each key once however many requests ask for it at the same time: the first
-/// asker renders, later ones wait for its result.
-final class InFlightRenders: Sendable {
+/// asker renders, later ones wait for its result. Tiles are keyed by ``TileKey``; their WebP
+/// forms by ``WebPTileKey``, so that one encode serves every request for a WebP not yet cached.
+final class InFlightRenders<Key: Hashable & Sendable>: Sendable {
     typealias Waiter = @Sendable (Result<RenderedTile, RenderFailure>) -> Void
-    private let waiting = Mutex<[TileKey: [Waiter]]>([:])
+    private let waiting = Mutex<[Key: [Waiter]]>([:])
 
     /// Registers `waiter`; returns true when the caller is the first and must render.
-    func join(_ key: TileKey, _ waiter: @escaping Waiter) -> Bool {
+    func join(_ key: Key, _ waiter: @escaping Waiter) -> Bool {
         waiting.withLock { waiting in
             if waiting[key] != nil {
                 waiting[key]?.append(waiter)
@@ -19,7 +20,7 @@ final class InFlightRenders: Sendable {
     }
 
     /// Hands the result to every waiter of the key.
-    func finish(_ key: TileKey, with result: Result<RenderedTile, RenderFailure>) {
+    func finish(_ key: Key, with result: Result<RenderedTile, RenderFailure>) {
         let waiters = waiting.withLock { $0.removeValue(forKey: key) } ?? []
         for waiter in waiters { waiter(result) }
     }

@@ -15,6 +15,7 @@ package final class ServerMetrics: Sendable {
         var cacheHits = 0
         var cacheMisses = 0
         var sharedRenders = 0
+        var webpEncodes = 0
         var errors = 0
         var sourceErrors = 0
         var sourceTimeouts = 0
@@ -83,6 +84,8 @@ package final class ServerMetrics: Sendable {
         }
     }
     func sharedRender() { state.withLock { $0.sharedRenders += 1 } }
+    /// A WebP tile encoded from its PNG (not taken from the WebP cache or another request's encode).
+    func webpEncoded() { state.withLock { $0.webpEncodes += 1 } }
     func renderFailed() { state.withLock { $0.errors += 1 } }
     /// A render whose data source failed (a database down), or took longer than its timeout.
     func sourceFailed(timeout: Bool) {
@@ -130,6 +133,9 @@ package final class ServerMetrics: Sendable {
         metric(
             "heatmap_tile_renders_shared_total", "counter", "Tile requests that waited for the same render under way.",
             [("", "\(s.sharedRenders)")])
+        metric(
+            "heatmap_webp_encodes_total", "counter", "WebP tiles encoded from their PNG (not from the WebP cache).",
+            [("", "\(s.webpEncodes)")])
         metric("heatmap_tile_cache_entries", "gauge", "Tiles in the cache.", [("", "\(cache.count)")])
         metric("heatmap_tile_cache_bytes", "gauge", "Bytes of tiles in the cache.", [("", "\(cache.bytes)")])
         metric("heatmap_errors_total", "counter", "Responses 5xx and failed renders.", [("", "\(s.errors)")])

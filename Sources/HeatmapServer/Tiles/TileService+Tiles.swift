@@ -102,7 +102,7 @@ extension TileService {
     func cachedOrShared(
         _ request: HTTPRequest, key: TileKey, route: Route, sharedAs: TileKey? = nil,
         accepting: (RenderedTile) -> Bool = { _ in true },
-        produce: @escaping @Sendable (@escaping InFlightRenders.Waiter) -> Void
+        produce: @escaping @Sendable (@escaping InFlightRenders<TileKey>.Waiter) -> Void
     ) -> HTTPReply {
         let shared = sharedAs ?? key
         if let cached = cache[key], accepting(cached) {

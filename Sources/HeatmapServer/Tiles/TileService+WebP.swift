@@ -76,16 +76,32 @@ extension TileService {
         let key = WebPTileKey(pngHash: ETag.hash(response.body), pngCount: response.body.count, quality: quality)
         if let cached = webpCache[key] { return .response(webpResponse(cached, png: response, request: request)) }
         return .deferred { [self] completion in
-            renderPool.async { [self] in
-                let tile: RenderedTile
-                do {
-                    tile = RenderedTile(.image(try WebPEncoder(quality: quality).encode(png: response.body)))
-                } catch {
-                    return completion(.text(.internalServerError, "cannot make the WebP: \(error)"))
+            // Requests for a WebP not cached yet share one encode (they come together: each
+            // waited for the same PNG render).
+            let first = webpInFlight.join(key) { [self] result in
+                switch result {
+                case .success(let tile): completion(webpResponse(tile, png: response, request: request))
+                case .failure(let failure): completion(failureResponse(failure))
                 }
-                webpCache.insert(tile, for: key)
-                completion(webpResponse(tile, png: response, request: request))
             }
+            guard first else { return metrics.sharedRender() }
+            renderPool.async { [self] in
+                webpInFlight.finish(key, with: webpTile(png: response.body, key: key))
+            }
+        }
+    }
+
+    /// The WebP of `png` for `key`, from the cache (made by an encode that finished since the
+    /// request looked) or encoded and cached.
+    private func webpTile(png: [UInt8], key: WebPTileKey) -> Result<RenderedTile, RenderFailure> {
+        if let cached = webpCache[key] { return .success(cached) }
+        do {
+            let tile = RenderedTile(.image(try WebPEncoder(quality: key.quality).encode(png: png)))
+            metrics.webpEncoded()
+            webpCache.insert(tile, for: key)
+            return .success(tile)
+        } catch {
+            return .failure(RenderFailure(status: 500, message: "cannot make the WebP: \(error)"))
         }
     }
 

@@ -21,7 +21,9 @@ package final class TileService: HTTPResponder {
     let cache: TileCache<TileKey, RenderedTile>
     /// WebP tiles made from the PNG tiles (TileService+WebP.swift), a quarter of the PNG cache's size.
     let webpCache: TileCache<WebPTileKey, RenderedTile>
-    let inFlight = InFlightRenders()
+    let inFlight = InFlightRenders<TileKey>()
+    /// The WebP encodes under way: one per WebP tile however many ask for it at once.
+    let webpInFlight = InFlightRenders<WebPTileKey>()
     let assets: StaticAssets
     /// Renders that may wait on something else (a database, an upstream, a percentile's pass).
     let renderQueue = DispatchQueue.global(qos: .userInitiated)
