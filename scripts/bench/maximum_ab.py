@@ -72,6 +72,8 @@ def summary(runs, others):
     build's median, its ratio to before and after's to it, as `others[label]` = {times, median, overBefore, afterOverIt}."""
     out = []
     for key in sorted(runs):
+        if not all(runs[key].values()):
+            continue  # a zoom stopped before every build ran it
         times = {side: [v[0] for v in values] for side, values in runs[key].items()}
         values = {v[1] for side in runs[key] for v in runs[key][side]}
         medians = {side: statistics.median(t) for side, t in times.items()}
@@ -112,6 +114,20 @@ def main():
     others = [a.split("=", 1) for a in args.also]
     builds = [("before", args.before)] + [(label, path) for label, path in others] + [("after", args.after)]
     memory, database = {}, {}
+
+    def collect():
+        return {"rounds": args.rounds, "load": {"min": min(load), "max": max(load), "median": statistics.median(load)},
+                "builds": {side: os.path.abspath(path) for side, path in builds},
+                "memory": summary(memory, [o[0] for o in others]),
+                "postgres": summary(database, [o[0] for o in others])}
+
+    def write(partial):
+        # Written after every measurement too, so that a run stopped early keeps what it measured.
+        if args.out:
+            with open(args.out, "w") as f:
+                json.dump(dict(collect(), **({"roundsDone": partial} if partial is not None else {})), f, indent=1)
+                f.write("\n")
+
     for r in range(args.rounds):
         # Each build first, in the middle and last in turn; reversed every other round.
         order = builds[r % len(builds):] + builds[:r % len(builds)]
@@ -121,6 +137,7 @@ def main():
                     memory.setdefault(key, {s: [] for s, _ in builds})[side].append(value)
                 load.append(os.getloadavg()[0])
                 print(f"round {r + 1} memory {side} done, load {load[-1]:.1f}", file=sys.stderr)
+                write(r)
         if args.postgres:
             for z in [int(z) for z in args.postgres_zooms.split(",")]:
                 key = (args.postgres_rows, z)
@@ -133,9 +150,8 @@ def main():
                     load.append(os.getloadavg()[0])
                     print(f"round {r + 1} postgres M({z}) {side}: {seconds:.2f} s, {value}, load {load[-1]:.1f}",
                           file=sys.stderr)
-    result = {"rounds": args.rounds, "load": {"min": min(load), "max": max(load), "median": statistics.median(load)},
-              "builds": {side: os.path.abspath(path) for side, path in builds},
-              "memory": summary(memory, [o[0] for o in others]), "postgres": summary(database, [o[0] for o in others])}
+                    write(r)
+    result = collect()
     for name in ("memory", "postgres"):
         for row in result[name]:
             print(f"{name} {row['key'][0]:>9} points zoom {row['key'][1]:>2}: before {row['beforeMedian']:10.1f} ms, "
@@ -146,10 +162,7 @@ def main():
                           for label, o in row.get("others", {}).items()) +
                   f"same M: {'yes' if row['sameValue'] else 'NO ' + str(row['values'])}")
     print(f"load average {result['load']['min']:.1f}-{result['load']['max']:.1f}")
-    if args.out:
-        with open(args.out, "w") as f:
-            json.dump(result, f, indent=1)
-            f.write("\n")
+    write(None)
 
 
 if __name__ == "__main__":
