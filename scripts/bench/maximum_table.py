@@ -74,7 +74,10 @@ def main():
         with open(path) as f:
             result = json.load(f)
         load = result["load"]
-        print(f"{path}: {result['rounds']} rounds, load average {load['min']:.1f} to {load['max']:.1f}")
+        # A run stopped early (`roundsDone`) holds fewer rounds than asked: count what each figure has.
+        counts = sorted({len(r["before"]) for name in ("memory", "postgres") for r in result.get(name) or []})
+        rounds = f"{counts[0]} to {counts[-1]}" if counts and counts[0] != counts[-1] else str(counts[0] if counts else 0)
+        print(f"{path}: {rounds} rounds, load average {load['min']:.1f} to {load['max']:.1f}")
         for name in ("memory", "postgres"):
             if result.get(name):
                 print()
