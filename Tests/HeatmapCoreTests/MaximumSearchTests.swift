@@ -65,7 +65,10 @@ import Testing
             ("summaries from 16", CellCosts(summarized: 16, isRemote: true)),
             ("summaries from 20", CellCosts(summarized: 20, isRemote: true)),
             ("summaries from 24", CellCosts(summarized: 24, isRemote: true)),
-            ("rows", CellCosts(isRemote: true)), ("local, summaries from 18", CellCosts(summarized: 18)),
+            ("rows", CellCosts(isRemote: true)),
+            ("summaries from 18, round trips", CellCosts(summarized: 18, isRemote: true, questionCells: 4096)),
+            ("rows, round trips", CellCosts(isRemote: true, questionCells: 4096)),
+            ("local, summaries from 18", CellCosts(summarized: 18)),
             ("local, uncounted", CellCosts()),
         ]
         return costs.map {
@@ -117,6 +120,33 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test("dives ask every level of the plan, or skip levels where a question costs a round trip")
+    func diveLevels() throws {
+        let index = try PointIndex(points: Self.clusters(seed: 1))
+        let space = try PixelSpace(zoom: 7, scale: 1)
+        let kernel = GaussianKernel(radius: 20)
+        func asked(_ costs: CellCosts, from start: Int) -> [Int] {
+            let plan = MaximumPlan(space: space, kernel: kernel, costs: costs)
+            let run = MaximumSearch.Run(
+                source: Costed(index: index, cellCosts: costs), space: space, kernel: kernel, plan: plan)
+            var (level, levels) = (start, [Int]())
+            while let next = run.diveLevel(below: level, cells: 3) { (level, levels) = (next, levels + [next]) }
+            return levels
+        }
+        let summaries = CellCosts(summarized: 18, isRemote: true)
+        let levels = MaximumPlan(space: space, kernel: kernel, costs: summaries).stages.map(\.level)
+        #expect(levels == [24, 22, 21, 19, 18])
+        #expect(asked(summaries, from: 26) == levels)
+        // 3 cells of level 26 hold at most 3 · 4^5 = 3,072 of level 21, then 192 of level 18.
+        var trips = summaries
+        trips.questionCells = 4096
+        #expect(asked(trips, from: 26) == [21, 18])
+        // From rows, a question reads the area's rows whatever the level: the last at once.
+        let rows = CellCosts(isRemote: true, questionCells: 4096)
+        let rowLevels = MaximumPlan(space: space, kernel: kernel, costs: rows).stages.map(\.level)
+        #expect(rowLevels.count > 2 && asked(rows, from: rowLevels[0]) == rowLevels.suffix(1))
     }
 
     @Test("coarse levels unless most points are alone in fine cells as spread out at the coarse scale")

@@ -2,10 +2,14 @@
 """The before/after tables of docs/design/maximum-search.md from maximum_ab.py's result files.
 
     python3 scripts/bench/maximum_table.py bench/results/maximum-memory.json [more.json ...]
+    python3 scripts/bench/maximum_table.py --readme bench/results/maximum-memory.json [more.json ...]
 
 Prints, per file, a Markdown table: a row per zoom, a column per size (points or rows), each cell
 "before → after (after ÷ before, CPU's)" in milliseconds (seconds from PostgreSQL), and the load
-average the file was measured at. Standard library only.
+average the file was measured at; where the file holds another build (`maximum_ab.py --also`),
+its median and after ÷ it follow. With `--readme`, one compact table over all the files instead,
+README's: a row per source and size, a column per zoom, each cell after ÷ before on the clock
+(a later file's figure replacing an earlier one's). Standard library only.
 """
 import json
 import sys
@@ -34,17 +38,46 @@ def table(rows, seconds):
             if "cpuAfterOverBefore" in r:
                 ratio += f", {r['cpuAfterOverBefore']:.2f}"
             same = "" if r["sameValue"] else " **M differs**"
-            out.append(f"{figure(r['beforeMedian'], seconds)} → {figure(r['afterMedian'], seconds)} ({ratio}){same}")
+            also = "".join(f"; {label} {figure(o['median'], seconds)} ({o['afterOverIt']:.2f})"
+                           for label, o in r.get("others", {}).items())
+            out.append(f"{figure(r['beforeMedian'], seconds)} → {figure(r['afterMedian'], seconds)} ({ratio}){also}{same}")
         lines.append(f"| zoom {z} | " + " | ".join(out) + " |")
     return "\n".join(lines)
 
 
+def readme(paths):
+    """README's table: rows source × size, columns zooms, cells after ÷ before."""
+    ratios = {}
+    for path in paths:
+        with open(path) as f:
+            result = json.load(f)
+        for name in ("memory", "postgres"):
+            for r in result.get(name) or []:
+                ratios[(name, r["key"][0], r["key"][1])] = r["afterOverBefore"]
+    zooms = sorted({z for _, _, z in ratios})
+    rows = sorted({(name, size) for name, size, _ in ratios}, key=lambda k: (k[0] != "memory", k[1]))
+    label = {"memory": "memory, {} points", "postgres": "PostgreSQL, {} rows"}
+    lines = ["| after ÷ before, zoom | " + " | ".join(str(z) for z in zooms) + " |",
+             "|---|" + "---:|" * len(zooms)]
+    for name, size in rows:
+        size_text = f"{size // 1_000_000}M" if size % 1_000_000 == 0 else f"{size:,}"
+        cells = [f"{ratios[(name, size, z)]:.2f}" if (name, size, z) in ratios else "" for z in zooms]
+        lines.append(f"| {label[name].format(size_text)} | " + " | ".join(cells) + " |")
+    print("\n".join(lines))
+
+
 def main():
+    if sys.argv[1:2] == ["--readme"]:
+        readme(sys.argv[2:])
+        return
     for path in sys.argv[1:]:
         with open(path) as f:
             result = json.load(f)
         load = result["load"]
-        print(f"{path}: {result['rounds']} rounds, load average {load['min']:.1f} to {load['max']:.1f}")
+        # A run stopped early (`roundsDone`) holds fewer rounds than asked: count what each figure has.
+        counts = sorted({len(r["before"]) for name in ("memory", "postgres") for r in result.get(name) or []})
+        rounds = f"{counts[0]} to {counts[-1]}" if counts and counts[0] != counts[-1] else str(counts[0] if counts else 0)
+        print(f"{path}: {rounds} rounds, load average {load['min']:.1f} to {load['max']:.1f}")
         for name in ("memory", "postgres"):
             if result.get(name):
                 print()

@@ -125,12 +125,21 @@ package struct CellCosts: Sendable {
     /// R + 1 pixels wide and the cells 16 times as wide are more than a fifth as many, coarser
     /// cells would drop little, and the plan starts there.
     package var occupied: (cells: [Int], points: Int)?
+    /// What asking a question costs beyond reading, in cells read: a round trip to a database is
+    /// worth a few thousand summary rows; 0 where asking costs nothing more (in memory). The
+    /// dives then ask a finer level at once, not each level of the plan between (see
+    /// ``MaximumSearch``).
+    package var questionCells: Int
 
     /// The costs of a source.
-    package init(summarized: Int? = nil, isRemote: Bool = false, occupied: (cells: [Int], points: Int)? = nil) {
+    package init(
+        summarized: Int? = nil, isRemote: Bool = false, occupied: (cells: [Int], points: Int)? = nil,
+        questionCells: Int = 0
+    ) {
         self.summarized = summarized
         self.isRemote = isRemote
         self.occupied = occupied
+        self.questionCells = questionCells
     }
 }
 

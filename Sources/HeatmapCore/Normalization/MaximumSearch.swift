@@ -6,7 +6,8 @@ import Dispatch
 /// point has positive weight.
 ///
 /// Branch and bound over the levels of ``MaximumPlan``, coarse to fine:
-/// 1. **Dives**: from a few heavy cells, down the heaviest cell of each finer level, then the
+/// 1. **Dives**: from a few heavy cells, down the heaviest cell of each finer level (fewer
+///    levels where a question costs a round trip, see ``CellCosts/questionCells``), then the
 ///    pixels of the cell reached, computed as tiles compute them: a first best intensity.
 /// 2. **Sweep**, level by level: the occupied cells of the level (the whole world first, then
 ///    only around the cells left by the level before), each bound from the cells within reach
@@ -149,24 +150,44 @@ extension MaximumSearch {
         }
 
         /// Follows the heaviest cells down the finer levels of the plan from `starts` (cells of
-        /// `level`): at each level the heaviest few inside the cells reached at the level before,
-        /// one question a level; then computes the pixels of the cells reached (of the heaviest
-        /// one alone, padded by the kernel's reach, from a remote source, whose statement reads
-        /// that much anyway): raises the best.
+        /// `level`): at each level asked, the heaviest few inside the cells reached at the level
+        /// before, one question a level (see ``diveLevel(below:cells:)`` for the levels asked);
+        /// then computes the pixels of the cells reached (of the heaviest one alone, padded by
+        /// the kernel's reach, from a remote source, whose statement reads that much anyway):
+        /// raises the best.
         mutating func dive(from starts: OccupiedCells, level: Int) throws(Source.Failure) {
             var (reached, cellLevel) = (starts, level)
-            for stage in plan.stages where stage.level < cellLevel {
+            while let next = diveLevel(below: cellLevel, cells: reached.cells.count) {
                 let area = MaximumSearch.sortedWithoutRepeats(reached.cells)
                 let children = try source.occupiedCells(
-                    CellQuery(level: stage.level, area: area, areaLevel: cellLevel, limit: dives))
+                    CellQuery(level: next, area: area, areaLevel: cellLevel, limit: dives))
                 guard !children.cells.isEmpty else { break }
-                (reached, cellLevel) = (children, stage.level)
+                (reached, cellLevel) = (children, next)
             }
             let heaviest = MaximumSearch.highest(isRemote ? 1 : dives, of: reached.weights)
             try compute(
                 heaviest.map {
                     pixels(of: reached.cells[$0], level: cellLevel).expanded(by: isRemote ? kernel.radius : 0)
                 })
+        }
+
+        /// The plan's next level a dive asks about below `level` (whose `cells` it has reached),
+        /// `nil` past the last. Where a question costs more than reading (``CellCosts/questionCells``)
+        /// it skips levels: at summarised levels, the finest whose cells inside the area (at
+        /// most `cells` · 4^(level − next)) cost less to read than a question; below them, where
+        /// a question reads the area's rows whatever the level asked, the last level at once.
+        /// Each level of the plan otherwise.
+        func diveLevel(below level: Int, cells: Int) -> Int? {
+            let levels = plan.stages.map(\.level).filter { $0 < level }
+            guard let next = levels.first, let last = levels.last else { return nil }
+            let budget = source.cellCosts.questionCells
+            guard budget > 0 else { return next }
+            let summarized = source.cellCosts.summarized ?? 33
+            guard next >= summarized else { return last }
+            let cheap = levels.filter {
+                $0 >= summarized && 2 * (level - $0) < 62 && cells << (2 * (level - $0)) <= budget
+            }
+            return cheap.last ?? next
         }
 
         /// Computes the pixels of `cells` (of the last level, ascending, with their bounds), in

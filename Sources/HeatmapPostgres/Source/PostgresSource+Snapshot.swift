@@ -60,7 +60,7 @@ struct SnapshotSource: CellSource {
     /// When the snapshot must end by (a tile's share of the statement timeout); `nil` for none.
     let deadline: ContinuousClock.Instant?
     /// What M(z)'s cell questions cost here (see ``PostgresSource/cellCosts(on:)``).
-    var cellCosts = CellCosts(isRemote: true)
+    var cellCosts = CellCosts(isRemote: true, questionCells: PostgresSource.questionCells)
 
     /// The cells of `query`: the table's cell statement, or gathered from pixel statements.
     func occupiedCells(_ query: CellQuery) throws(PostgresError) -> OccupiedCells {

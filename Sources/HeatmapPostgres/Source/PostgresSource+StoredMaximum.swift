@@ -79,15 +79,23 @@ extension PostgresSource {
         return try search(view)
     }
 
+    /// What a cell question's round trip costs, in summary rows read: a statement's parse, plan
+    /// and round trip take about what a few thousand rows of a range scan do (see
+    /// ``CellCosts/questionCells``).
+    static var questionCells: Int { 4096 }
+
     /// What cell questions cost the table: its summaries' finest level (read in the snapshot)
     /// while they serve its weights; a gather's where it has no cell statement (see
     /// ``GatheredCellSource``).
     func cellCosts(on connection: PostgresConnection) throws(PostgresError) -> CellCosts {
         guard answersCells else { return GatheredCellSource<SnapshotSource>.costs }
-        guard layout.summaries != nil, layout.filter == nil else { return CellCosts(isRemote: true) }
+        guard layout.summaries != nil, layout.filter == nil else {
+            return CellCosts(isRemote: true, questionCells: Self.questionCells)
+        }
         let result = try connection.execute(
             "SELECT finest FROM heatmap_summaries WHERE table_name = $1", [layout.qualifiedName])
-        return CellCosts(summarized: result.text(0, 0).flatMap { Int($0) }, isRemote: true)
+        return CellCosts(
+            summarized: result.text(0, 0).flatMap { Int($0) }, isRemote: true, questionCells: Self.questionCells)
     }
 
     /// The snapshot's change count and the value kept for it, if any; the count is `nil` when
