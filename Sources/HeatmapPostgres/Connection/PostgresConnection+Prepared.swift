@@ -15,6 +15,7 @@ extension PostgresConnection {
     func executePrepared(_ sql: String, _ parameters: [String?], binary: Bool = false) throws(PostgresError)
         -> PostgresResult
     {
+        let (sql, parameters) = try Self.binding(sql, parameters)
         let name: String
         if let known = preparedNames[sql] {
             name = known
