@@ -21,6 +21,10 @@ extension InfoCommand {
         var values: [Double]? = nil
         /// For a table `import` made: the triggers missing for live updates (empty when all are there).
         var missingTriggers: [String]? = nil
+        /// With `--time COL`: the first and last time of the rows.
+        var timeRange: TimeRangeOutput? = nil
+        /// With `--categories COL,...`: each column's values with their counts.
+        var categories: [CategoryOutput]? = nil
     }
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, the
@@ -35,8 +39,10 @@ extension InfoCommand {
         let zoomRange: ClosedRange<Int>
         var values: [Output.Normalization] = []
         var missing: [String]?
+        var facets: TableFacets?
         do {
             summary = try source.summary()
+            if table.timeColumn != nil || !table.categoryColumns.isEmpty { facets = try source.filterFacets() }
             missing = source.isImported ? try source.missingTriggers() : nil
             zoomRange = try suggestedZooms(
                 points: source.extent().suggestedZoomRange(radius: radius), latitude: radiusLatitude ?? 0)
@@ -59,6 +65,8 @@ extension InfoCommand {
             radiusLatitude: radiusLatitude)
         (output.value, output.values) = (options.valueColumn, range.map { [$0.lowerBound, $0.upperBound] })
         output.missingTriggers = missing
+        output.timeRange = facets?.timeRange.map(TimeRangeOutput.init)
+        output.categories = facets.flatMap { $0.dictionaries.isEmpty ? nil : $0.dictionaries.map(CategoryOutput.init) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -88,6 +96,7 @@ extension InfoCommand {
                 : "live updates: missing triggers: \(missing.joined(separator: ", ")); a running serve does not see "
                     + "every change: a heatmap import --append into it puts them back\n"
         }
+        text += Self.filterText(timeRange: output.timeRange, categories: output.categories)
         text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
         text += " (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude)))\n"
         if let column = output.value, let range {
