@@ -118,26 +118,15 @@ enum PostgresFilterBenchmark {
         return report
     }
 
-    /// `rounds` rounds of both, which first alternating, after one of each to warm up.
+    /// `rounds` rounds of both, which first alternating, after one of each to warm up
+    /// (``Measure/paired(repetitions:warmups:slow:_:_:)``).
     static func paired(
         what: String, filter: String, rounds: Int, unfiltered: () throws -> Void, filtered: () throws -> Void
     ) throws -> PostgresFilterReport.Pair {
-        try unfiltered()
-        try filtered()
-        var times: ([Double], [Double]) = ([], [])
-        for round in 0..<rounds {
-            if round % 2 == 0 {
-                times.0.append(try Measure.seconds(unfiltered) * 1e3)
-                times.1.append(try Measure.seconds(filtered) * 1e3)
-            } else {
-                times.1.append(try Measure.seconds(filtered) * 1e3)
-                times.0.append(try Measure.seconds(unfiltered) * 1e3)
-            }
-        }
+        let times = try Measure.paired(repetitions: rounds, warmups: 1, slow: 30, unfiltered, filtered)
         return .init(
-            what: what, filter: filter, rounds: rounds, unfilteredMilliseconds: Measure.median(times.0),
-            filteredMilliseconds: Measure.median(times.1),
-            filteredOverUnfilteredPaired: Measure.median(zip(times.0, times.1).map { $1 / max($0, 1e-9) }))
+            what: what, filter: filter, rounds: times.first.count, unfilteredMilliseconds: times.firstMedian,
+            filteredMilliseconds: times.secondMedian, filteredOverUnfilteredPaired: times.pairedRatioMedian)
     }
 
     static func line(_ pair: PostgresFilterReport.Pair) -> String {

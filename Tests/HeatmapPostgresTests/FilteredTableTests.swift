@@ -90,7 +90,8 @@ import Testing
         for text in ["2024-02-10T05:00:00Z/2024-07-01T00:00:01Z", "../2024-03-01", "2024-03-01T00:00:00Z"] {
             let window = try TimeWindow(parsing: text)
             let points = Self.kept(window: window, second: { $0.second - $0.second % 86_400 })
-            try PostgresSourceTests.expectSameTiles(try dates.filtered(window: window, categories: []), as: points, scales: [1])
+            try PostgresSourceTests.expectSameTiles(
+                try dates.filtered(window: window, categories: []), as: points, scales: [1])
         }
     }
 
@@ -135,7 +136,8 @@ import Testing
     func importedTable() throws {
         let cluster = try TestCluster.require()
         let points = Self.rows.map(\.point)
-        _ = try PostgresImport.run(points: points, into: "filtered_imported", connection: cluster.conninfo, mode: .replace)
+        _ = try PostgresImport.run(
+            points: points, into: "filtered_imported", connection: cluster.conninfo, mode: .replace)
         let connection = try PostgresConnection(cluster.conninfo)
         // Each row's time and kind from its key, as the brute force computes them.
         try connection.execute(
@@ -160,7 +162,8 @@ import Testing
         let window = try TimeWindow(parsing: "2024-01-10/2024-02-01")
         let kept = points.filter {
             let k = key($0)
-            return window.contains(1_704_067_200 + abs(k % 1000) * 3600) && ["a", "c"][...].contains(["a", "b", "c"][Int(abs(k % 3))])
+            return window.contains(1_704_067_200 + abs(k % 1000) * 3600)
+                && ["a", "c"][...].contains(["a", "b", "c"][Int(abs(k % 3))])
         }
         #expect(kept.count > 5 && kept.count < points.count - 5)
         let filtered = try source.filtered(
@@ -188,8 +191,11 @@ import Testing
         #expect(message(Self.table(time: "kind")).contains("it is text"))
         #expect(message(Self.table(time: nil, categories: ["label"])).contains("it is bytea"))
         #expect(message(Self.table(time: "nosuch")).contains("column nosuch: the table has no such column"))
-        let source = try PostgresSource(connection: cluster.conninfo, table: Self.table(time: nil, categories: ["kind"]))
-        #expect(throws: PostgresError.self) { try source.filtered(window: TimeWindow(start: 0, end: nil), categories: []) }
+        let source = try PostgresSource(
+            connection: cluster.conninfo, table: Self.table(time: nil, categories: ["kind"]))
+        #expect(throws: PostgresError.self) {
+            try source.filtered(window: TimeWindow(start: 0, end: nil), categories: [])
+        }
         #expect(throws: PostgresError.self) {
             try source.filtered(window: .all, categories: [CategorySelection(column: "n", values: ["1"])])
         }

@@ -39,7 +39,8 @@ struct FilterColumn: Sendable, Hashable {
     func condition(oneOf values: [String]) -> String {
         let array = "{" + values.map(Self.arrayElement).joined(separator: ",") + "}"
         let parameter = PostgresConnection.boundValue(array)
-        return kind == .integer ? "\(quoted) = ANY(\(parameter)::int8[])" : "\(quoted)::text = ANY(\(parameter)::text[])"
+        return kind == .integer
+            ? "\(quoted) = ANY(\(parameter)::int8[])" : "\(quoted)::text = ANY(\(parameter)::text[])"
     }
 
     /// The column as compared: itself, or cast to `float8` for a number of another type.
@@ -103,7 +104,8 @@ struct FilterColumn: Sendable, Hashable {
         default:
             throw .filterColumnUnusable(
                 table: shown, column: name,
-                reason: "--time needs a timestamptz, timestamp, date or numeric (Unix seconds) column, and it is \(type)")
+                reason:
+                    "--time needs a timestamptz, timestamp, date or numeric (Unix seconds) column, and it is \(type)")
         }
         return FilterColumn(name: name, quoted: PostgresConnection.quoted(identifier: name), type: type, kind: kind)
     }

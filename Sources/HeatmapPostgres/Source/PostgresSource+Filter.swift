@@ -30,7 +30,8 @@ extension PostgresSource {
         if !window.isAll {
             guard let time = layout.time else {
                 throw .filterColumnUnusable(
-                    table: table.name, column: "(none)", reason: "a time window needs the table's time column, --time COL")
+                    table: table.name, column: "(none)",
+                    reason: "a time window needs the table's time column, --time COL")
             }
             if let condition = time.condition(in: (window.start, window.end)) { conditions.append(condition) }
         }
@@ -67,7 +68,8 @@ extension PostgresSource {
             if let time = layout.time {
                 let finite = "\(time.seconds) > '-Infinity'::float8 AND \(time.seconds) < 'Infinity'::float8"
                 let found = try connection.execute(
-                    "SELECT min(\(time.seconds)), max(\(time.seconds)) FROM \(layout.table) WHERE \(rows) AND \(finite)")
+                    "SELECT min(\(time.seconds)), max(\(time.seconds)) FROM \(layout.table) WHERE \(rows) AND \(finite)"
+                )
                 if let low = found.text(0, 0).flatMap(Double.init), let high = found.text(0, 1).flatMap(Double.init),
                     let first = Int64(exactly: low.rounded(.down)), let last = Int64(exactly: high.rounded(.down))
                 {
@@ -99,7 +101,9 @@ extension PostgresSource {
     }
 
     /// Reads the `--time` and `--categories` columns of `table` into `layout` from the catalog.
-    static func addFilterColumns(of table: PostgresTable, to layout: inout TableLayout, on connection: PostgresConnection)
+    static func addFilterColumns(
+        of table: PostgresTable, to layout: inout TableLayout, on connection: PostgresConnection
+    )
         throws(PostgresError)
     {
         if let name = table.timeColumn {
