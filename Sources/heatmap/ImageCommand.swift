@@ -13,6 +13,7 @@ struct ImageCommand {
                              [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                              [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean] [--min-density D]
                              [--value-range LO,HI] [--value COL]
+                             [--datetime START/END] [--category COL:V1,V2]... [--scale-of filter|all]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                              [--step STEP] [--window LENGTH]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
@@ -42,6 +43,8 @@ struct ImageCommand {
     var format: ImageFormatArguments
     var options: PointReadOptions
     var animation: AnimationArguments?
+    /// `--datetime`, `--category`, `--scale-of`: one frame of the points kept, or `nil`.
+    var filter: LayerFilterRequest?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -87,6 +90,7 @@ struct ImageCommand {
         format = try ImageFormatArguments.parse(list) ?? ImageFormatArguments(format: .png)
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: false)
+        filter = try FilterArguments.request(list, options: options, settings: settings)
         animation = try AnimationArguments.parse(list)
         if let animation { throw animation.refusal }
     }
@@ -104,7 +108,14 @@ struct ImageCommand {
 
     func run() throws(CommandError) {
         let file = try DataArguments.read(dataPath, options: options)
-        let heatmap = DataArguments.layer(file, settings: settings)
+        var heatmap = DataArguments.layer(file, settings: settings)
+        if let filter {
+            // No point kept: a clear image (over the base, if any).
+            heatmap =
+                try FilterArguments.layer(
+                    filter, file: file, base: heatmap, settings: settings, zoom: viewport.zoom, scale: viewport.scale)
+                ?? HeatmapTileLayer(settings: settings)
+        }
         let layer: any TileLayer
         if let base {
             do {
