@@ -25,6 +25,9 @@ extension InfoCommand {
         var timeRange: TimeRangeOutput? = nil
         /// With `--categories COL,...`: each column's values with their counts.
         var categories: [CategoryOutput]? = nil
+        /// With `--datetime` or `--category`: the filters, as a query writes them, whose rows'
+        /// M(z) is given.
+        var filter: String? = nil
     }
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, the
@@ -34,15 +37,23 @@ extension InfoCommand {
             throw .usage("--radius-meters with --postgres needs --radius-latitude LAT: a table has no centre at hand")
         }
         let source = try PostgresArguments.source(connection, table)
-        let layer = HeatmapTileLayer(source: source, settings: settings)
+        var layer = HeatmapTileLayer(source: source, settings: settings)
+        let filters = try PostgresArguments.filters(source)
+        if let filter {
+            let views = try FilterArguments.views(filters, settings: settings)
+            let resolved = try FilterArguments.filter(filter, views: views)
+            // No row kept: M(z) is 0 at every zoom. With scale-of=all: every row's.
+            if filter.scale == .filter {
+                layer = try FilterArguments.kept(resolved, views: views) ?? HeatmapTileLayer(settings: settings)
+            }
+        }
         let summary: PostgresTableSummary
         let zoomRange: ClosedRange<Int>
         var values: [Output.Normalization] = []
         var missing: [String]?
-        var facets: TableFacets?
+        let facets = filters?.facets
         do {
             summary = try source.summary()
-            if table.timeColumn != nil || !table.categoryColumns.isEmpty { facets = try source.filterFacets() }
             missing = source.isImported ? try source.missingTriggers() : nil
             zoomRange = try suggestedZooms(
                 points: source.extent().suggestedZoomRange(radius: radius), latitude: radiusLatitude ?? 0)
@@ -65,6 +76,7 @@ extension InfoCommand {
             radiusLatitude: radiusLatitude)
         (output.value, output.values) = (options.valueColumn, range.map { [$0.lowerBound, $0.upperBound] })
         output.missingTriggers = missing
+        output.filter = filter.map(\.query)
         output.timeRange = facets?.timeRange.map(TimeRangeOutput.init)
         output.categories = facets.flatMap { $0.dictionaries.isEmpty ? nil : $0.dictionaries.map(CategoryOutput.init) }
         if json {
@@ -96,6 +108,7 @@ extension InfoCommand {
                 : "live updates: missing triggers: \(missing.joined(separator: ", ")); a running serve does not see "
                     + "every change: a heatmap import --append into it puts them back\n"
         }
+        if let filter = output.filter { text += "filter: \(filter) (M(z) of the rows it keeps)\n" }
         text += Self.filterText(timeRange: output.timeRange, categories: output.categories)
         text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
         text += " (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude)))\n"

@@ -63,4 +63,15 @@ enum PostgresArguments {
         }
         return source
     }
+
+    /// The filters of `source` (its time range and category values read now), or `nil` when
+    /// the table was given no `--time` or `--categories`.
+    static func filters(_ source: PostgresSource) throws(CommandError) -> PostgresFilters? {
+        guard source.table.timeColumn != nil || !source.table.categoryColumns.isEmpty else { return nil }
+        do {
+            return try PostgresFilters(source: source)
+        } catch {
+            throw CommandError(error.description)
+        }
+    }
 }
