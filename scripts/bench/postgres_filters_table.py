@@ -22,8 +22,8 @@ def plan_block(report, limit=None):
     plan = next((p for p in report["plans"] if p["tile"].startswith("8/")), report["plans"][0])
     lines = plan["plan"]
     if limit is not None:
-        # The lines naming an index or the filter's condition, in order, at most `limit`.
-        keep = [l for l in lines if "Index" in l or "Filter" in l or "Scan" in l]
+        # The lines naming an index and its condition, in order, at most `limit`.
+        keep = [l for l in lines if ("Index" in l or "Bitmap" in l) and "Filter:" not in l and "Recheck" not in l]
         lines = keep[:limit]
     head = f"EXPLAIN of tile {plan['tile']} with --datetime {plan['filter']} ({report['rows']:,} rows):"
     return head, "```\n" + "\n".join(l.rstrip() for l in lines) + "\n```"
