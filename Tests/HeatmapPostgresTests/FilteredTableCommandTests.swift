@@ -32,12 +32,12 @@ import Testing
         let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         try PositionSQL.install(on: connection)
-        try FilteredTableTests.makeTable(on: connection)
+        try FilteredTableTests.makeTable("filtered_command", on: connection)
         let window = try TimeWindow(parsing: "2024-02-10T05:00:00Z/2024-09-01")
         let kept = FilteredTableTests.kept(window: window, keep: { $0.kind == "theft" || $0.kind == "arson" })
         let file = try HeatmapCommand.csv(kept)
         let table = [
-            "--postgres", cluster.url, "--table", "filtered_plain", "--time", "t", "--categories", "kind,n",
+            "--postgres", cluster.url, "--table", "filtered_command", "--time", "t", "--categories", "kind,n",
             "--datetime", "2024-02-10T05:00:00Z/2024-09-01", "--category", "kind:theft,arson",
         ]
         for tile in ["0/0/0", "6/57/39@2x", "3/7/4"] {
@@ -63,12 +63,12 @@ import Testing
         let cluster = try TestCluster.require()
         let connection = try PostgresConnection(cluster.conninfo)
         try PositionSQL.install(on: connection)
-        try FilteredTableTests.makeTable(on: connection)
-        let table = ["--postgres", cluster.url, "--table", "filtered_plain", "--time", "t", "--categories", "kind,n"]
+        try FilteredTableTests.makeTable("filtered_command", on: connection)
+        let table = ["--postgres", cluster.url, "--table", "filtered_command", "--time", "t", "--categories", "kind,n"]
         let server = try ServeProcess(table)
         let query = "datetime=2024-02-10T05:00:00Z/2024-09-01&category=kind:theft,arson&category=n:1,2,3"
         for tile in ["6/57/39", "0/0/0"] {
-            let served = try await LoopbackHTTP.get(server.base + "/filtered_plain/\(tile).png?\(query)")
+            let served = try await LoopbackHTTP.get(server.base + "/filtered_command/\(tile).png?\(query)")
             #expect(served.status == 200)
             let path = HeatmapCommand.temporaryPath("tile.png")
             let run = try HeatmapCommand.run(
@@ -79,10 +79,11 @@ import Testing
             #expect(run.status == 0, "\(run.standardError)")
             #expect(served.body == [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), "tile \(tile)")
         }
-        let unknown = try await LoopbackHTTP.get(server.base + "/filtered_plain/0/0/0.png?category=kind:fraud")
+        let unknown = try await LoopbackHTTP.get(server.base + "/filtered_command/0/0/0.png?category=kind:fraud")
         #expect(unknown.status == 400)
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("fraud"))
-        let empty = try await LoopbackHTTP.get(server.base + "/filtered_plain/0/0/0.png?datetime=1999-01-01/2000-01-01")
+        let empty = try await LoopbackHTTP.get(
+            server.base + "/filtered_command/0/0/0.png?datetime=1999-01-01/2000-01-01")
         #expect(empty.status == 204)
         _ = server.stop()
     }

@@ -28,11 +28,11 @@ import Testing
 
     /// Makes `filtered_plain`: the rows with their time as `timestamptz`, `timestamp`, `date`
     /// and `int8` seconds, categories as text and `int4`, and the key index.
-    static func makeTable(on connection: PostgresConnection) throws {
-        try connection.execute("DROP TABLE IF EXISTS filtered_plain")
+    static func makeTable(_ name: String = "filtered_plain", on connection: PostgresConnection) throws {
+        try connection.execute("DROP TABLE IF EXISTS \(name)")
         try connection.execute(
             """
-            CREATE TABLE filtered_plain (lat float8, lng float8, weight float8, t timestamptz, w timestamp, \
+            CREATE TABLE \(name) (lat float8, lng float8, weight float8, t timestamptz, w timestamp, \
             d date, s int8, kind text, n int4, label bytea)
             """)
         for chunk in stride(from: 0, to: rows.count, by: 100) {
@@ -50,10 +50,10 @@ import Testing
                     "\(Float(row.point.intensity))", "\(row.second)", row.kind, "\(row.number)",
                 ]
             }
-            try connection.execute("INSERT INTO filtered_plain VALUES " + values.joined(separator: ", "), parameters)
+            try connection.execute("INSERT INTO \(name) VALUES " + values.joined(separator: ", "), parameters)
         }
-        try connection.execute("CREATE INDEX ON filtered_plain (heatmap_key(lat::float8, lng::float8))")
-        try connection.execute("CREATE INDEX ON filtered_plain (t)")
+        try connection.execute("CREATE INDEX ON \(name) (heatmap_key(lat::float8, lng::float8))")
+        try connection.execute("CREATE INDEX ON \(name) (t)")
     }
 
     /// The points of `rows` whose time (as `second` gives it) lies in `window` and whose
