@@ -31,6 +31,8 @@ struct BenchmarkOptions {
     var postgresMaximumRows = 0
     /// Rows of the table the `postgres-where` section draws with and without a function for `--where`.
     var postgresWhereRows = 1_000_000
+    /// Rows of the table the `postgres-filters` section draws filtered and unfiltered.
+    var postgresFiltersRows = 1_000_000
     /// The shards of the `postgres-sharded` section (`--shard URL`, repeated).
     var shardURLs: [String] = []
     /// The parts of the report to measure; all of them by default.
@@ -40,7 +42,7 @@ struct BenchmarkOptions {
     static let allSections: Set<String> = [
         "readers", "index", "tiles", "bytes", "scaling", "stacked", "normalization", "throughput", "encoders", "render",
         "percentile", "postgres", "postgres-sharded", "postgres-render", "mean", "live", "live-serve", "uncached",
-        "postgres-maximum", "postgres-where", "filters",
+        "postgres-maximum", "postgres-where", "filters", "postgres-filters",
     ]
 
     init() {}
@@ -74,6 +76,7 @@ struct BenchmarkOptions {
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])
             case "--postgres-maximum-rows": postgresMaximumRows = max(0, try list(try value())[0])
             case "--postgres-where-rows": postgresWhereRows = max(1, try list(try value())[0])
+            case "--postgres-filters-rows": postgresFiltersRows = max(1, try list(try value())[0])
             case "--shard": shardURLs.append(try value())
             case "--postgres-reuse": postgresReuse = true
             case "--uncached-tiles":

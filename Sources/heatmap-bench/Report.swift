@@ -77,5 +77,6 @@ struct Report: Codable {
     var postgresRender: [PostgresRenderMeasurement] = []
     var postgresMaximum: [PostgresMaximumMeasurement] = []
     var postgresWhere: [PostgresWhereMeasurement] = []
+    var postgresFilters: PostgresFilterReport?
     var uncached: UncachedMeasurement?
 }

@@ -14,7 +14,7 @@ let usage = """
       --only SECTIONS   measure only these, comma-separated: readers, index, tiles, scaling,
                         bytes, stacked, normalization, throughput, encoders, render, postgres,
                         postgres-sharded, postgres-render, mean, percentile, live, live-serve, uncached,
-                        postgres-maximum, postgres-where, filters
+                        postgres-maximum, postgres-where, filters, postgres-filters
                         (the index is always built)
       --uncached-tiles  for uncached: tiles Z/X/Y[@2x], comma-separated (default: the dense and
                         sparse tiles of zoom 16 and the dense one of zoom 10 at 512 px, and 0/0/0@2x)
@@ -34,6 +34,7 @@ let usage = """
                         (kept for later runs), serve it with the heatmap built beside heatmap-bench,
                         ask for the tiles and read the server's resident memory (default 0: not done)
       --postgres-where-rows N  for postgres-where: the rows of heatmap_bench_where (default 1000000)
+      --postgres-filters-rows N  for postgres-filters: the rows of heatmap_bench_filters (default 1000000)
       --postgres-maximum-rows N  for postgres-maximum: the rows of heatmap_bench_serve (imported
                         when it holds another count; 20000000 for the documented figure), whose M(z) at each of
                         --postgres-zooms is searched (scripts/bench/maximum_ab.py: two builds against each other)
@@ -429,6 +430,16 @@ if options.sections.contains("postgres-where") {
             url: url, rows: options.postgresWhereRows, seed: options.seed, log: log)
     } else {
         log("postgres-where: skipped (no --postgres URL)")
+    }
+}
+
+// Filtered tiles and M(z) from a table against unfiltered (PostgresFilterBenchmark.swift).
+if options.sections.contains("postgres-filters") {
+    if let url = options.postgresURL {
+        report.postgresFilters = try PostgresFilterBenchmark.run(
+            url: url, rows: options.postgresFiltersRows, seed: options.seed, log: log)
+    } else {
+        log("postgres-filters: skipped (no --postgres URL)")
     }
 }
 

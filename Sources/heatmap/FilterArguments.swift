@@ -31,7 +31,16 @@ enum FilterArguments {
     ///
     /// - Throws: ``CommandError`` when the file was read without time or category columns.
     static func views(_ file: PointFile, settings: HeatmapSettings) throws(CommandError) -> FilteredLayers {
-        guard let filters = file.filters else {
+        try views(file.filters, settings: settings)
+    }
+
+    /// The views of data by filter (a file's points, a table's rows).
+    ///
+    /// - Throws: ``CommandError`` when the data were read without time or category columns.
+    static func views(_ filters: (any FilterSource)?, settings: HeatmapSettings) throws(CommandError)
+        -> FilteredLayers
+    {
+        guard let filters else {
             throw .usage("the filters need the points' --time COL or --categories COL")
         }
         return FilteredLayers(source: filters, settings: settings, capacity: 1)
@@ -67,13 +76,22 @@ enum FilterArguments {
         _ request: LayerFilterRequest, file: PointFile, base: HeatmapTileLayer, settings: HeatmapSettings,
         zoom: Int, scale: Int
     ) throws(CommandError) -> HeatmapTileLayer? {
+        try layer(request, filters: file.filters, base: base, settings: settings, zoom: zoom, scale: scale)
+    }
+
+    /// The layer drawing `request`'s points of data (a file's, a table's), as
+    /// ``layer(_:file:base:settings:zoom:scale:)``.
+    static func layer(
+        _ request: LayerFilterRequest, filters: (any FilterSource)?, base: HeatmapTileLayer,
+        settings: HeatmapSettings, zoom: Int, scale: Int
+    ) throws(CommandError) -> HeatmapTileLayer? {
         let drawing: HeatmapSettings
         do {
             drawing = try base.filterSettings(settings, scale: request.scale, zoom: zoom, scale: scale)
         } catch {
             throw CommandError(error.description)
         }
-        let views = try views(file, settings: drawing)
+        let views = try views(filters, settings: drawing)
         return try kept(try filter(request, views: views), views: views)
     }
 }

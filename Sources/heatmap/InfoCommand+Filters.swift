@@ -38,9 +38,14 @@ extension InfoCommand {
 
     /// `time: FIRST ... LAST` and a line a category column, for the text report.
     static func filterText(_ output: Output) -> String {
+        filterText(timeRange: output.timeRange, categories: output.categories)
+    }
+
+    /// `time: FIRST ... LAST` and a line a category column, for a file's or a table's report.
+    static func filterText(timeRange: TimeRangeOutput?, categories: [CategoryOutput]?) -> String {
         var text = ""
-        if let range = output.timeRange { text += "time: \(range.first) ... \(range.last)\n" }
-        for category in output.categories ?? [] {
+        if let range = timeRange { text += "time: \(range.first) ... \(range.last)\n" }
+        for category in categories ?? [] {
             let listed = category.values.map { "\($0.value.escapedForTerminal) \($0.count)" }.joined(separator: ", ")
             let more =
                 category.distinct > category.values.count

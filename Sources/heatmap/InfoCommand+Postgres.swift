@@ -21,6 +21,13 @@ extension InfoCommand {
         var values: [Double]? = nil
         /// For a table `import` made: the triggers missing for live updates (empty when all are there).
         var missingTriggers: [String]? = nil
+        /// With `--time COL`: the first and last time of the rows.
+        var timeRange: TimeRangeOutput? = nil
+        /// With `--categories COL,...`: each column's values with their counts.
+        var categories: [CategoryOutput]? = nil
+        /// With `--datetime` or `--category`: the filters, as a query writes them, whose rows'
+        /// M(z) is given.
+        var filter: String? = nil
     }
 
     /// `info --postgres`: the table's rows, extent and weights from one aggregate, the
@@ -30,11 +37,21 @@ extension InfoCommand {
             throw .usage("--radius-meters with --postgres needs --radius-latitude LAT: a table has no centre at hand")
         }
         let source = try PostgresArguments.source(connection, table)
-        let layer = HeatmapTileLayer(source: source, settings: settings)
+        var layer = HeatmapTileLayer(source: source, settings: settings)
+        let filters = try PostgresArguments.filters(source)
+        if let filter {
+            let views = try FilterArguments.views(filters, settings: settings)
+            let resolved = try FilterArguments.filter(filter, views: views)
+            // No row kept: M(z) is 0 at every zoom. With scale-of=all: every row's.
+            if filter.scale == .filter {
+                layer = try FilterArguments.kept(resolved, views: views) ?? HeatmapTileLayer(settings: settings)
+            }
+        }
         let summary: PostgresTableSummary
         let zoomRange: ClosedRange<Int>
         var values: [Output.Normalization] = []
         var missing: [String]?
+        let facets = filters?.facets
         do {
             summary = try source.summary()
             missing = source.isImported ? try source.missingTriggers() : nil
@@ -59,6 +76,9 @@ extension InfoCommand {
             radiusLatitude: radiusLatitude)
         (output.value, output.values) = (options.valueColumn, range.map { [$0.lowerBound, $0.upperBound] })
         output.missingTriggers = missing
+        output.filter = filter.map(\.query)
+        output.timeRange = facets?.timeRange.map(TimeRangeOutput.init)
+        output.categories = facets.flatMap { $0.dictionaries.isEmpty ? nil : $0.dictionaries.map(CategoryOutput.init) }
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -88,6 +108,8 @@ extension InfoCommand {
                 : "live updates: missing triggers: \(missing.joined(separator: ", ")); a running serve does not see "
                     + "every change: a heatmap import --append into it puts them back\n"
         }
+        if let filter = output.filter { text += "filter: \(filter) (M(z) of the rows it keeps)\n" }
+        text += Self.filterText(timeRange: output.timeRange, categories: output.categories)
         text += "suggested zooms: \(output.suggestedMinimumZoom)...\(output.suggestedMaximumZoom)"
         text += " (\(Self.radiusText(radius: radius, meters: radiusMeters, latitude: radiusLatitude)))\n"
         if let column = output.value, let range {

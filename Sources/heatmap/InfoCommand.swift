@@ -73,9 +73,6 @@ struct InfoCommand {
         (radiusMeters, radiusLatitude) = try Self.meters(list, given: given)
         percentile = given.maximumPercentile
         filter = try FilterArguments.request(list, options: options, settings: given)
-        if filter != nil, postgres != nil {
-            throw .usage("--datetime and --category are not taken with --postgres yet; give a --where clause")
-        }
         if filter != nil, percentile != nil {
             throw .usage("--max-percentile is of every point; it does not take --datetime or --category yet")
         }

@@ -13,6 +13,8 @@ enum PostgresArguments {
                              (default lat, lng and weight if present, else every row weighs 1)
           --geometry COL     positions from this PostGIS point geometry in EPSG:4326 instead of --lat, --lng
           --where SQL        only the rows matching this raw SQL condition (trusted text only)
+          (--time COL and --categories COL,... name the table's time column, timestamptz, timestamp,
+          date or Unix seconds, and its text or integer category columns, for --datetime and --category)
         """
 
     /// The table the options name, or `nil` without `--postgres`.
@@ -29,9 +31,13 @@ enum PostgresArguments {
             throw .usage("--geometry gives the positions: leave out --lat and --lng")
         }
         if geometry?.isEmpty == true { throw .usage("--geometry needs a column name") }
-        let table = PostgresTable(
+        var table = PostgresTable(
             name: name, latitudeColumn: list.text("lat") ?? "lat", longitudeColumn: list.text("lng") ?? "lng",
             weightColumn: list.text("weight"), filter: list.text("where"), geometryColumn: geometry)
+        // --time and --categories name the table's columns, checked as the readers check them.
+        let options = try DataArguments.options(list)
+        table.timeColumn = options.timeColumn
+        table.categoryColumns = options.categoryColumns
         return (ConnectionString(url), table)
     }
 
@@ -56,5 +62,16 @@ enum PostgresArguments {
                     + "table; this makes tiles fast:\n    \(statement)\n")
         }
         return source
+    }
+
+    /// The filters of `source` (its time range and category values read now), or `nil` when
+    /// the table was given no `--time` or `--categories`.
+    static func filters(_ source: PostgresSource) throws(CommandError) -> PostgresFilters? {
+        guard source.table.timeColumn != nil || !source.table.categoryColumns.isEmpty else { return nil }
+        do {
+            return try PostgresFilters(source: source)
+        } catch {
+            throw CommandError(error.description)
+        }
     }
 }

@@ -55,12 +55,17 @@ extension ServeCommand {
         return table
     }
 
-    /// A version of the table as a layer's data: the density, and with `--value COL` the
-    /// mean's channels (the value range read again for each version).
+    /// A version of the table as a layer's data: the density and its filters (`--time`,
+    /// `--categories`: the time range and values read again for each version), and with
+    /// `--value COL` the mean's channels (the value range read again for each version).
     static func tableData(_ source: PostgresSource, valueColumn: String?, count: Int, bounds: PointBounds?)
         throws(CommandError) -> LayerData
     {
-        guard let valueColumn else { return LayerData(source: source, count: count, bounds: bounds) }
+        guard let valueColumn else {
+            var data = LayerData(source: source, count: count, bounds: bounds)
+            data.filters = try PostgresArguments.filters(source)
+            return data
+        }
         let channels = try PostgresArguments.meanChannels(source, valueColumn: valueColumn)
         var data = LayerData(source: channels.density, count: count, bounds: bounds)
         data.sourceValues = SourceMeanChannel(shiftedValues: channels.shiftedValues, values: channels.values)

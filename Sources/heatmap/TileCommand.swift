@@ -58,9 +58,6 @@ struct TileCommand {
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
         filter = try FilterArguments.request(list, options: options, settings: settings)
-        if filter != nil, postgres != nil {
-            throw .usage("--datetime and --category are not taken with --postgres yet; give a --where clause")
-        }
         do {
             try settings.validate()
         } catch {
@@ -73,9 +70,16 @@ struct TileCommand {
         if let (connection, table) = postgres {
             // Pinned: the tile and its zoom's M(z) are read from one state of the table.
             let source = try PostgresArguments.source(connection, table)
-            layer = try PostgresArguments.layer(
-                source.pinned(toChangeCount: try? source.changeCount()), valueColumn: options.valueColumn,
-                settings: settings)
+            let pinned = source.pinned(toChangeCount: try? source.changeCount())
+            layer = try PostgresArguments.layer(pinned, valueColumn: options.valueColumn, settings: settings)
+            if let filter {
+                guard
+                    let filtered = try FilterArguments.layer(
+                        filter, filters: try PostgresArguments.filters(pinned), base: layer, settings: settings,
+                        zoom: tile.zoom, scale: tile.scale)
+                else { return reportNoTile() }
+                layer = filtered
+            }
         } else {
             let file = try DataArguments.read(dataPath, options: options)
             layer = DataArguments.layer(file, settings: settings)

@@ -20,12 +20,14 @@ package struct CategoryDictionary: Sendable, Hashable {
     /// The code of `value`, or `nil` when no point holds it.
     package func code(of value: String) -> UInt16? { codes[value] }
 
-    /// The code of `value`, given it a new one if it is new, and counts one more point with it.
+    /// The code of `value`, given it a new one if it is new, and counts `count` more points
+    /// with it (a table's values come counted).
     ///
     /// - Throws: ``FilterError`` when the column would hold more than ``maximumValues`` values.
-    package mutating func add(_ value: String) throws(FilterError) -> UInt16 {
+    @discardableResult
+    package mutating func add(_ value: String, count: Int = 1) throws(FilterError) -> UInt16 {
         if let code = codes[value] {
-            counts[Int(code)] += 1
+            counts[Int(code)] += count
             return code
         }
         guard values.count < Self.maximumValues else {
@@ -37,7 +39,7 @@ package struct CategoryDictionary: Sendable, Hashable {
         let code = UInt16(values.count)
         codes[value] = code
         values.append(value)
-        counts.append(1)
+        counts.append(count)
         return code
     }
 

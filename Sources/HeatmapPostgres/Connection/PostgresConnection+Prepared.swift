@@ -15,6 +15,13 @@ extension PostgresConnection {
     func executePrepared(_ sql: String, _ parameters: [String?], binary: Bool = false) throws(PostgresError)
         -> PostgresResult
     {
+        // A statement with bound values (a filter's) is planned for them: see ``withCustomPlans(_:)``.
+        if sql.utf8.contains(0) {
+            let (sql, parameters) = try Self.binding(sql, parameters)
+            return try withCustomPlans { () throws(PostgresError) in
+                try executePrepared(sql, parameters, binary: binary)
+            }
+        }
         let name: String
         if let known = preparedNames[sql] {
             name = known

@@ -87,8 +87,9 @@ package final class PostgresConnection: @unchecked Sendable {
     /// Whether the connection is still up (libpq learns it has broken when a statement fails).
     public var isOK: Bool { PQstatus(connection) == CONNECTION_OK }
 
-    /// Runs one statement with parameters bound as text (`nil` is SQL NULL), answering rows
-    /// in text or, with `binary`, in PostgreSQL's binary formats.
+    /// Runs one statement with parameters bound as text (`nil` is SQL NULL), and the values of its
+    /// ``boundValue(_:)`` placeholders after them, answering rows in text or, with `binary`, in
+    /// PostgreSQL's binary formats.
     ///
     /// - Throws: ``PostgresError/queryFailed(reason:sqlState:)``, ``PostgresError/timedOut(reason:)``
     ///   or ``PostgresError/connectionLost(reason:)``.
@@ -96,6 +97,7 @@ package final class PostgresConnection: @unchecked Sendable {
     public func execute(_ sql: String, _ parameters: [String?] = [], binary: Bool = false) throws(PostgresError)
         -> PostgresResult
     {
+        let (sql, parameters) = try Self.binding(sql, parameters)
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }
         let values = copies.map { UnsafePointer($0) }

@@ -36,6 +36,9 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
     /// The row condition (`--where`) is not one valid SQL condition on the table; the reason
     /// says why (PostgreSQL's message, without the statement or any connection detail).
     case invalidFilter(filter: String, reason: String)
+    /// A `--time` or `--categories` column that is missing or of a type that cannot be one; the
+    /// reason names its type and what is allowed.
+    case filterColumnUnusable(table: String, column: String, reason: String)
 
     /// A sentence for the user.
     public var description: String {
@@ -58,7 +61,8 @@ public enum PostgresError: Error, Sendable, Hashable, CustomStringConvertible, S
             return "PostgreSQL: unexpected answer: \(reason)"
         case .changed(let expected, let found):
             return "the table changed (change \(found), the tiles being drawn are of change \(expected)): ask again"
-        case .geometryUnusable(let table, let column, let reason):
+        case .geometryUnusable(let table, let column, let reason),
+            .filterColumnUnusable(let table, let column, let reason):
             return "table \(table), column \(column): \(reason)"
         case .cannotAttach(let table, let reason):
             return "table \(table): cannot attach the change log: \(reason)"

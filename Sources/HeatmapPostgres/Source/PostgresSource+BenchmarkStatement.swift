@@ -29,3 +29,19 @@ extension PostgresSource {
         if let condition = layout.rowCondition { try connection.execute(condition.create) }
     }
 }
+
+extension PostgresSource {
+    /// The statement of `query`'s pixel weights as a tile runs it (its bound values in
+    /// `$n`), and PostgreSQL's plan of it with those values (`EXPLAIN (COSTS OFF)`, on a pooled
+    /// connection with the pool's settings and plans for the values, as a tile's): for the documentation of a filtered tile's plan.
+    package func explained(_ query: WeightQuery) throws(PostgresError) -> (statement: String, plan: [String]) {
+        let (sql, parameters) = statement(for: query)
+        let (bound, values) = try PostgresConnection.binding(sql, parameters)
+        let result = try pool.with { (connection) throws(PostgresError) in
+            try connection.withCustomPlans { () throws(PostgresError) in
+                try connection.execute("EXPLAIN (COSTS OFF) " + bound, values)
+            }
+        }
+        return (bound, (0..<result.rowCount).compactMap { result.text($0, 0) })
+    }
+}

@@ -187,6 +187,7 @@ public final class PostgresSource: WeightSource {
         var layout = try columnLayout(of: table, on: connection)
         layout.rowCondition = try SQLCondition.function(for: table.filter, table: layout.table, on: connection)
         layout.filter = layout.rowCondition?.call
+        try addFilterColumns(of: table, to: &layout, on: connection)
         return layout
     }
 

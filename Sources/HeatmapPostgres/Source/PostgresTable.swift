@@ -15,6 +15,12 @@ public struct PostgresTable: Sendable, Hashable {
     /// A PostGIS point geometry column in EPSG:4326 to read positions from instead of the
     /// latitude and longitude columns; `nil` (default) for those.
     public var geometryColumn: String?
+    /// The column of each row's time, for time windows: `timestamptz`, `timestamp` (read as
+    /// UTC), `date` (its midnight in UTC) or a number of Unix seconds; `nil` (default) for none.
+    public var timeColumn: String? = nil
+    /// The columns of each row's categories, for category filters: text or integer columns;
+    /// empty (default) for none.
+    public var categoryColumns: [String] = []
 
     /// Describes a table; `weightColumn: nil` looks for a `weight` column.
     public init(
@@ -67,6 +73,10 @@ struct TableLayout: Sendable, Hashable {
     var shardCells: ShardCells?
     /// The quoted geometry column positions come from, or `nil` for latitude and longitude columns.
     var geometry: String?
+    /// The `--time` column as the catalog describes it, or `nil`.
+    var time: FilterColumn?
+    /// The `--categories` columns as the catalog describes them.
+    var categories: [FilterColumn] = []
 
     /// The statement that would make tiles of a plain table fast.
     var suggestedIndex: String { "CREATE INDEX ON \(table) (\(key));" }

@@ -1,0 +1,76 @@
+#!/usr/bin/env python3
+"""Writes the PostgreSQL filters' figures from a heatmap-bench report into the docs: the plan of a
+filtered tile's statement (EXPLAIN with the values bound, from a real cluster) and the filtered against
+unfiltered times of tiles and M(z).
+
+usage: python3 scripts/bench/postgres_filters_table.py [bench/results/postgres-filters.json] [--write]
+
+The report is `heatmap-bench --only postgres-filters --postgres URL --json FILE`. Without --write it
+prints the blocks; with it, it replaces the generated blocks of docs/guides/postgresql.md (plan and
+table) and README.md (the plan's index lines, at most 8).
+"""
+import json
+import os
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BEGIN = "<!-- BEGIN GENERATED: {} -->"
+END = "<!-- END GENERATED -->"
+
+
+def plan_block(report, limit=None):
+    plan = next((p for p in report["plans"] if p["tile"].startswith("8/")), report["plans"][0])
+    lines = plan["plan"]
+    if limit is not None:
+        # The lines naming an index and its condition, in order, at most `limit`.
+        keep = [l for l in lines if ("Index" in l or "Bitmap" in l) and "Filter:" not in l and "Recheck" not in l]
+        lines = keep[:limit]
+    head = f"EXPLAIN of tile {plan['tile']} with --datetime {plan['filter']} ({report['rows']:,} rows):"
+    return head, "```\n" + "\n".join(l.rstrip() for l in lines) + "\n```"
+
+
+def table(report):
+    out = [f"{report['rows']:,} rows, load {report['load'][0]:.1f} at the start, "
+           f"{report.get('loadAtEnd', [0])[0]:.1f} at the end (2 cores, shared).", "",
+           "| what | filter | unfiltered | filtered | filtered ÷ unfiltered (paired median) | rounds |",
+           "|---|---|---:|---:|---:|---:|"]
+    for pair in report["tiles"] + report["maxima"]:
+        out.append(f"| {pair['what']} | {pair['filter']} | {pair['unfilteredMilliseconds']:.1f} ms | "
+                   f"{pair['filteredMilliseconds']:.1f} ms | {pair['filteredOverUnfilteredPaired']:.2f}x | "
+                   f"{pair['rounds']} |")
+    return "\n".join(out)
+
+
+def replace(path, key, text):
+    with open(path) as f:
+        content = f.read()
+    begin = BEGIN.format(key)
+    a = content.index(begin) + len(begin)
+    b = content.index(END, a)
+    content = content[:a] + "\n" + text + "\n" + content[b:]
+    with open(path, "w") as f:
+        f.write(content)
+
+
+def main() -> int:
+    args = [a for a in sys.argv[1:] if a != "--write"]
+    path = args[0] if args else os.path.join(ROOT, "bench/results/postgres-filters.json")
+    with open(path) as f:
+        report = json.load(f).get("postgresFilters")
+    if not report:
+        print(f"{path}: no postgresFilters section", file=sys.stderr)
+        return 1
+    head, full = plan_block(report)
+    short_head, short = plan_block(report, limit=6)
+    if "--write" not in sys.argv:
+        print(head + "\n\n" + full + "\n\n" + table(report) + "\n\nREADME:\n" + short_head + "\n" + short)
+        return 0
+    guide = os.path.join(ROOT, "docs/guides/postgresql.md")
+    replace(guide, "postgres-filters-plan", head + "\n\n" + full)
+    replace(guide, "postgres-filters-table", table(report))
+    replace(os.path.join(ROOT, "README.md"), "postgres-filters-plan", short_head + "\n" + short)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
