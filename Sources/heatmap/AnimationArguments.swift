@@ -2,16 +2,15 @@ import HeatmapCore
 import HeatmapKit
 
 /// `heatmap image`'s `--step` and `--window`: an animation's step from frame to frame and the
-/// window each frame shows (`1h`, `1d`, `7d`, `1w`, `1mo`; the window defaults to the step).
-///
-/// The frames are windows of `--datetime START/END`, drawn with the time filter (issue 28);
-/// until that is in the build, a step is parsed and checked, then refused naming what is missing.
+/// window each frame shows (`1h`, `1d`, `7d`, `1w`, `1mo`; the window defaults to the step),
+/// over the interval `--datetime START/END`.
 struct AnimationArguments {
     static let valued: Set<String> = ["step", "window"]
 
     static let help = """
           --step STEP        animate: one frame every STEP (1h, 1d, 1w, 1mo: calendar months, UTC) over
-                             --datetime START/END, written as an APNG
+                             --datetime START/END (an open end is the data's first or last time), written
+                             as an APNG; needs --time COL
           --window LENGTH    the time each frame shows (default: the step), such as 7d
         """
 
@@ -40,11 +39,42 @@ struct AnimationArguments {
         }
     }
 
-    /// Why this build cannot animate: the frames are windows of `--datetime`, which comes with
-    /// the time filter.
-    var refusal: CommandError {
-        .usage(
-            "--step \(step) animates over --datetime START/END, and this build has no time filter yet "
-                + "(issue 28 brings --time and --datetime); nothing was drawn")
+    /// The frames of `interval` (`--datetime`), its open ends the data's `timeRange`.
+    ///
+    /// - Throws: ``CommandError`` (usage) naming the interval or the step.
+    func plan(_ interval: TimeWindow, timeRange: ClosedRange<Int64>?) throws(CommandError) -> FramePlan {
+        do {
+            return try FramePlan(interval: interval, timeRange: timeRange, step: step, window: window)
+        } catch {
+            throw .usage("--datetime \(interval), --step \(step): \(error.message)")
+        }
+    }
+}
+
+/// `--datetime START/END`, `--category COL:V1,V2` (repeatable) and `--scale-of filter|all` for
+/// an animation. (Until the settings schema has these rows.)
+struct AnimationFilterArguments {
+    static let valued: Set<String> = ["datetime", "category", "scale-of"]
+
+    var interval: TimeWindow = .all
+    var categories: [CategorySelection] = []
+    var scaleOfAll = false
+
+    static func parse(_ list: ArgumentList) throws(CommandError) -> AnimationFilterArguments {
+        var parsed = AnimationFilterArguments()
+        do {
+            if let text = list.text("datetime") { parsed.interval = try TimeWindow(parsing: text) }
+            for (name, value) in list.given where name == "category" {
+                parsed.categories.append(try CategorySelection(parsing: value))
+            }
+        } catch {
+            throw .usage(error.description)
+        }
+        switch list.text("scale-of") {
+        case nil, "filter": break
+        case "all": parsed.scaleOfAll = true
+        case let other?: throw .usage("--scale-of is filter or all, got \"\(other)\"")
+        }
+        return parsed
     }
 }

@@ -42,6 +42,7 @@ struct ImageCommand {
     var format: ImageFormatArguments
     var options: PointReadOptions
     var animation: AnimationArguments?
+    var filters: AnimationFilterArguments
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -49,7 +50,8 @@ struct ImageCommand {
             valued: DataArguments.valued.union([
                 "center", "zoom", "size", "scale", "base", "base-tile-size",
                 "output",
-            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued),
+            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued)
+                .union(AnimationFilterArguments.valued),
             flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
@@ -88,7 +90,13 @@ struct ImageCommand {
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: false)
         animation = try AnimationArguments.parse(list)
-        if let animation { throw animation.refusal }
+        filters = try AnimationFilterArguments.parse(list)
+        if let animation, options.timeColumn == nil {
+            throw .usage("--step \(animation.step) animates the points' times: give --time COL")
+        }
+        if animation != nil, settings.aggregate == .mean {
+            throw .usage("--step animates densities; --aggregate mean has no time filter")
+        }
     }
 
     /// Two numbers separated by `separator` ("-37.8,144.9" or "600x400").
@@ -104,22 +112,18 @@ struct ImageCommand {
 
     func run() throws(CommandError) {
         let file = try DataArguments.read(dataPath, options: options)
-        let heatmap = DataArguments.layer(file, settings: settings)
-        let layer: any TileLayer
+        var baseLayer: URLTileLayer? = nil
         if let base {
             do {
-                layer = TileStack(
-                    [
-                        try URLTileLayer(
-                            template: base, name: "base", tileSize: baseTileSize, fetcher: TileFetchBackend.shared),
-                        heatmap,
-                    ])
+                baseLayer = try URLTileLayer(
+                    template: base, name: "base", tileSize: baseTileSize, fetcher: TileFetchBackend.shared)
             } catch {
                 throw .usage(error.description)
             }
-        } else {
-            layer = heatmap
         }
+        if let animation { return try runAnimation(animation, file: file, base: baseLayer) }
+        let heatmap = DataArguments.layer(file, settings: settings)
+        let layer: any TileLayer = baseLayer.map { TileStack([$0, heatmap]) } ?? heatmap
         let bytes: [UInt8]
         do {
             guard let image = try layer.imageFor(viewport) else {

@@ -1,26 +1,118 @@
 import Foundation
+import HeatmapCore
 import HeatmapTestSupport
 import Testing
 
-/// `heatmap image`'s `--step` and `--window`: bad values are usage errors naming the option and
-/// the text; a good step is refused, saying the time filter is missing, and nothing is written.
+@testable import HeatmapKit
+
+/// `heatmap image … --datetime A/B --step S --window W`: an APNG whose every frame is the still
+/// image of its window (`heatmap image --datetime` of it) with the window written in a corner,
+/// on one colour scale; bad steps, windows and intervals are usage errors naming the value.
 @Suite struct AnimationCommandTests {
-    static let image = [
-        "image", Fixtures.path("police_stations.json"), "--center", "-37.8,145", "--zoom", "6", "--size", "64x64",
-    ]
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let incidents = root.appendingPathComponent("Examples/incidents.csv").path
+    static let view = ["--center", "-37.2,144.6", "--zoom", "6", "--size", "160x96"]
+    static let image = ["image", incidents, "--time", "time", "--categories", "kind"] + view
+    /// 24 daily frames of two days each over 2024-03-01 to 03-25.
+    static let animation = image + ["--datetime", "2024-03-01/2024-03-25", "--step", "1d", "--window", "2d"]
+
+    /// The frames of the APNG `heatmap image arguments` writes, decoded, and the whole file.
+    static func frames(_ arguments: [String]) throws -> (frames: [RGBAImage], file: [UInt8], run: TestProgram.Run) {
+        let output = TestProgram.temporaryPath("anim", "anim.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try TestProgram.heatmap(arguments + ["--output", output])
+        guard run.status == 0 else { return ([], [], run) }
+        let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
+        return (try TestAPNG.framePNGs(file).map { try PNGDecoder.decode($0) }, file, run)
+    }
+
+    /// The still image of one window, with the window's label drawn as a frame has it.
+    static func still(_ window: FramePlan.Window, _ options: [String]) throws -> RGBAImage? {
+        let output = TestProgram.temporaryPath("anim", "still.png")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let datetime = window.timeWindow.description
+        let run = try TestProgram.heatmap(image + ["--datetime", datetime] + options + ["--output", output])
+        guard run.status == 0 else {
+            Issue.record("still \(datetime): \(run.standardError)")
+            return nil
+        }
+        var image = try PNGDecoder.decode([UInt8](Data(contentsOf: URL(fileURLWithPath: output))))
+        image.drawLabel(window.label)
+        return image
+    }
+
+    static let plan =
+        (try? FramePlan(
+            start: 1_709_251_200, end: 1_709_251_200 + 24 * 86400, step: TimeStep(count: 1, unit: .day),
+            window: TimeStep(count: 2, unit: .day)))
+
+    @Test("24 frames on a fixed maximum equal the still images of their windows; a PNG reader sees the first")
+    func framesEqualStills() throws {
+        let plan = try #require(Self.plan)
+        let fixed = ["--max-intensity", "2.5"]
+        let (frames, file, run) = try Self.frames(Self.animation + fixed)
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(run.standardError.isEmpty, "no progress bar when standard error is no terminal")
+        #expect(frames.count == 24)
+        #expect(Set(frames.map(\.pixels)).count == 24, "the days differ")
+        for (k, window) in plan.enumerated() where k < frames.count {
+            let still = try Self.still(window, fixed + ["--color-map-size", "253"])
+            #expect(still == frames[k], "frame \(k), \(window.label)")
+        }
+        #expect(try PNGDecoder.decode(file) == frames.first)
+        let chunks = try TestAPNG.chunks(file).map(\.type)
+        #expect(
+            chunks.prefix(4) == ["IHDR", "PLTE", "tRNS", "acTL"], "one shared palette: 253 entries and the label's")
+    }
+
+    @Test("the scale is the largest M(z) of the frames: the brightest frame is its own still image")
+    func scaleOfFrames() throws {
+        let plan = try #require(Self.plan)
+        let (frames, _, run) = try Self.frames(Self.animation)
+        #expect(run.status == 0, "\(run.standardError)")
+        try #require(frames.count == 24)
+        var brightest = 0
+        for (k, window) in plan.enumerated() {
+            let still = try Self.still(window, ["--color-map-size", "253"])
+            if still == frames[k] { brightest += 1 }
+        }
+        #expect(brightest >= 1, "the frame of the largest M(z) reaches the top colour as its still image does")
+        #expect(brightest < 24, "the other frames are drawn on the brightest one's scale, not their own")
+    }
+
+    @Test("scale-of=all: every frame on all the points' M(z), as the still image with --scale-of all")
+    func scaleOfAll() throws {
+        let plan = try #require(Self.plan)
+        let (frames, _, run) = try Self.frames(Self.animation + ["--scale-of", "all", "--category", "kind:theft"])
+        #expect(run.status == 0, "\(run.standardError)")
+        try #require(frames.count == 24)
+        for k in [0, 7, 23] {
+            let still = try Self.still(
+                plan[k], ["--scale-of", "all", "--category", "kind:theft", "--color-map-size", "253"])
+            #expect(still == frames[k], "frame \(k)")
+        }
+    }
 
     @Test(
-        "--step and --window errors name the option and value; a step is refused until --datetime exists",
+        "--step, --window and --datetime errors name the value, exit 64 and write nothing",
         arguments: [
-            (["--step", "0d"], "the --step must be positive, not 0d"),
-            (["--step", "1d", "--window", "-7d"], "the --window must be positive, not -7d"),
+            (["--datetime", "2024-03-01/..", "--step", "0d"], "the --step must be positive, not 0d"),
+            (
+                ["--datetime", "2024-03-01/..", "--step", "1d", "--window", "-7d"],
+                "the --window must be positive, not -7d"
+            ),
             (["--step", "1y"], "the --step '1y' has no unit of hours, days, weeks or months"),
             (["--window", "7d"], "--window 7d needs --step"),
             (
-                ["--step", "1d", "--window", "7d"],
-                "--step 1d animates over --datetime START/END, and this build has no"
+                ["--datetime", "2000-01-01/2024-01-01", "--step", "1h"],
+                "the step 1h makes 210384 frames over 2000-01-01T00:00:00Z/2024-01-01T00:00:00Z, over the limit of 10000"
             ),
-            (["--step", "1mo"], "--step 1mo animates over --datetime START/END"),
+            (["--datetime", "2024-03-05/2024-03-01", "--step", "1d"], "\"2024-03-05/2024-03-01\" is reversed"),
+            (
+                ["--datetime", "2024-03-01/2024-04-01", "--step", "1d", "--category", "kind:arson"],
+                "no value \"arson\""
+            ),
         ])
     func refused(options: [String], message: String) throws {
         let output = TestProgram.temporaryPath("anim", "anim.png")
@@ -29,5 +121,13 @@ import Testing
         #expect(run.status == 64)
         #expect(run.standardError.contains(message), "\(run.standardError)")
         #expect(!FileManager.default.fileExists(atPath: output))
+    }
+
+    @Test("--step without --time names what is missing")
+    func needsTime() throws {
+        let run = try TestProgram.heatmap(
+            ["image", Self.incidents] + Self.view + ["--datetime", "2024-03-01/2024-03-05", "--step", "1d"])
+        #expect(run.status == 64)
+        #expect(run.standardError.contains("give --time COL"), "\(run.standardError)")
     }
 }
