@@ -107,17 +107,13 @@ import Testing
         try #require(made.status == 0, "\(made.standardError)")
         let frames = try TestAPNG.framePNGs([UInt8](Data(contentsOf: URL(fileURLWithPath: output))))
             .map { try PNGDecoder.decode($0) }
-        let run = try TestProgram.run(python, ["-c", APNGPillowTests.script, output])
-        #expect(run.status == 0, "\(run.standardError)")
-        var lines = run.standardOutput.split(separator: "\n").map(String.init)
-        #expect(lines.first == "PNG 24 True 0 False")
-        lines.removeFirst()
-        #expect(lines.count == frames.count)
-        for (k, line) in lines.enumerated() where k < frames.count {
-            let parts = line.split(separator: " ")
-            #expect(parts.first == "500.0", "frame \(k)")
-            let pixels = parts.count == 2 ? Data(base64Encoded: String(parts[1])).map { [UInt8]($0) } : nil
-            #expect(pixels.map { $0 == frames[k].pixels } == true, "frame \(k) differs in Pillow")
+        let read = try TestAPNG.pillowFrames(output, python: python)
+        #expect(read.run.status == 0, "\(read.run.standardError)")
+        #expect(read.header == "PNG 24 True 0 False")
+        #expect(read.frames.count == frames.count)
+        for (k, frame) in read.frames.enumerated() where k < frames.count {
+            #expect(frame.duration == "500.0", "frame \(k)")
+            #expect(frame.pixels.map { $0 == frames[k].pixels } == true, "frame \(k) differs in Pillow")
         }
     }
 
