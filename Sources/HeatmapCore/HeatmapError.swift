@@ -30,6 +30,9 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
     case invalidPercentile(Double)
     /// The weights' source took longer than its timeout (a database query cancelled, say).
     case sourceTimedOut(String)
+    /// A time window or category filter does not apply to the data (an unknown column, a
+    /// value no point holds, data read without times); the text names it.
+    case invalidFilter(String)
 
     /// A sentence for the user: what was wrong and what is allowed.
     public var description: String {
@@ -65,6 +68,8 @@ public enum HeatmapError: Error, Sendable, Hashable, CustomStringConvertible {
             return "maximum percentile \(value) must be a number above 0 and at most 100"
         case .sourceTimedOut(let reason):
             return "reading the weights took too long: \(reason)"
+        case .invalidFilter(let reason):
+            return reason
         }
     }
 }

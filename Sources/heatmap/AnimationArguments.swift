@@ -38,43 +38,4 @@ struct AnimationArguments {
             throw .usage(error.message)
         }
     }
-
-    /// The frames of `interval` (`--datetime`), its open ends the data's `timeRange`.
-    ///
-    /// - Throws: ``CommandError`` (usage) naming the interval or the step.
-    func plan(_ interval: TimeWindow, timeRange: ClosedRange<Int64>?) throws(CommandError) -> FramePlan {
-        do {
-            return try FramePlan(interval: interval, timeRange: timeRange, step: step, window: window)
-        } catch {
-            throw .usage("--datetime \(interval), --step \(step): \(error.message)")
-        }
-    }
-}
-
-/// `--datetime START/END`, `--category COL:V1,V2` (repeatable) and `--scale-of filter|all` for
-/// an animation. (Until the settings schema has these rows.)
-struct AnimationFilterArguments {
-    static let valued: Set<String> = ["datetime", "category", "scale-of"]
-
-    var interval: TimeWindow = .all
-    var categories: [CategorySelection] = []
-    var scaleOfAll = false
-
-    static func parse(_ list: ArgumentList) throws(CommandError) -> AnimationFilterArguments {
-        var parsed = AnimationFilterArguments()
-        do {
-            if let text = list.text("datetime") { parsed.interval = try TimeWindow(parsing: text) }
-            for (name, value) in list.given where name == "category" {
-                parsed.categories.append(try CategorySelection(parsing: value))
-            }
-        } catch {
-            throw .usage(error.description)
-        }
-        switch list.text("scale-of") {
-        case nil, "filter": break
-        case "all": parsed.scaleOfAll = true
-        case let other?: throw .usage("--scale-of is filter or all, got \"\(other)\"")
-        }
-        return parsed
-    }
 }

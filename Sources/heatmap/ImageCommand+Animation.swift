@@ -9,39 +9,25 @@ extension ImageCommand {
         guard let index = file.filters else {
             throw .usage("--step \(animation.step) animates the points' times: give --time COL")
         }
-        let filter = filters
-        let masks: [[Bool]?]
+        let prepared: HeatmapAnimation.Prepared
         do {
-            masks = try PointFilter(window: .all, categories: filter.categories, dictionaries: index.dictionaries).masks
-        } catch {
+            prepared = try HeatmapAnimation.prepare(
+                filter ?? LayerFilterRequest(), step: animation.step, window: animation.window, viewport: viewport,
+                source: index, whole: DataArguments.layer(file, settings: settings), settings: settings, base: base)
+        } catch let error as FramePlanError {
+            throw .usage("--datetime \(filter?.window ?? .all), --step \(animation.step): \(error.message)")
+        } catch let error as FilterError {
             throw .usage(error.description)
+        } catch {
+            throw CommandError("\(error)")
         }
-        let plan = try animation.plan(filter.interval, timeRange: index.timeRange)
-        let frameSettings = HeatmapAnimation.frameSettings(settings)
-        let frames = FilteredFrames(index: index, masks: masks, settings: frameSettings, base: base)
-        let scale: AnimationScale
-        if let fixed = settings.maximumIntensity {
-            scale = .fixed(fixed)
-        } else if filter.scaleOfAll {
-            do {
-                scale = .fixed(
-                    try HeatmapTileLayer(file: file, settings: frameSettings).normalizationDetails(
-                        zoom: viewport.zoom, scale: viewport.scale
-                    ).value)
-            } catch {
-                throw CommandError("\(error)")
-            }
-        } else {
-            scale = .maximumOfFrames
-        }
-        let movie = HeatmapAnimation(plan: plan, viewport: viewport, settings: frameSettings, overBase: base != nil)
-        let display = FrameProgressDisplay(total: plan.count)
+        let display = FrameProgressDisplay(total: prepared.animation.plan.count)
         defer { display.finish() }
         try OutputFile.stream(to: output, what: "animation") { (write) throws(CommandError) in
             do {
-                try movie.write(
-                    frames: frames, scale: scale, progress: { display.update(done: $1, stage: $0.rawValue) },
-                    to: { (bytes) in try write(bytes) })
+                try prepared.animation.write(
+                    frames: prepared.frames, scale: prepared.scale,
+                    progress: { display.update(done: $1, stage: $0.rawValue) }, to: { (bytes) in try write(bytes) })
             } catch let error as CommandError {
                 throw error
             } catch {

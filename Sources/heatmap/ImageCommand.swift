@@ -13,6 +13,7 @@ struct ImageCommand {
                              [--color-map-size N] [--color-scale S] [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                              [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean] [--min-density D]
                              [--value-range LO,HI] [--value COL]
+                             [--datetime START/END] [--category COL:V1,V2]... [--scale-of filter|all]
                              [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                              [--step STEP] [--window LENGTH]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
@@ -42,7 +43,9 @@ struct ImageCommand {
     var format: ImageFormatArguments
     var options: PointReadOptions
     var animation: AnimationArguments?
-    var filters: AnimationFilterArguments
+    /// `--datetime`, `--category`, `--scale-of`: one frame of the points kept (or, with `--step`,
+    /// the interval animated and the frames' categories and scale), or `nil`.
+    var filter: LayerFilterRequest?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -50,8 +53,7 @@ struct ImageCommand {
             valued: DataArguments.valued.union([
                 "center", "zoom", "size", "scale", "base", "base-tile-size",
                 "output",
-            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued)
-                .union(AnimationFilterArguments.valued),
+            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued),
             flags: DataArguments.flags)
         guard list.positionals.count == 1 else {
             throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
@@ -89,8 +91,8 @@ struct ImageCommand {
         format = try ImageFormatArguments.parse(list) ?? ImageFormatArguments(format: .png)
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: false)
+        filter = try FilterArguments.request(list, options: options, settings: settings)
         animation = try AnimationArguments.parse(list)
-        filters = try AnimationFilterArguments.parse(list)
         if let animation, options.timeColumn == nil {
             throw .usage("--step \(animation.step) animates the points' times: give --time COL")
         }
@@ -122,7 +124,14 @@ struct ImageCommand {
             }
         }
         if let animation { return try runAnimation(animation, file: file, base: baseLayer) }
-        let heatmap = DataArguments.layer(file, settings: settings)
+        var heatmap = DataArguments.layer(file, settings: settings)
+        if let filter {
+            // No point kept: a clear image (over the base, if any).
+            heatmap =
+                try FilterArguments.layer(
+                    filter, file: file, base: heatmap, settings: settings, zoom: viewport.zoom, scale: viewport.scale)
+                ?? HeatmapTileLayer(settings: settings)
+        }
         let layer: any TileLayer = baseLayer.map { TileStack([$0, heatmap]) } ?? heatmap
         let bytes: [UInt8]
         do {

@@ -7,6 +7,7 @@ struct InfoCommand {
     static let usage = """
         usage: heatmap info DATA [--zoom Z,Z,...] [--radius N | --radius-meters M [--radius-latitude LAT]]
                             [--scale S] [--max-percentile P] [--json]
+                            [--datetime START/END] [--category COL:V1,V2]... [--scale-of filter|all]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap info --postgres URL --table T [--where SQL] [the same options]
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
@@ -19,6 +20,8 @@ struct InfoCommand {
           --max-percentile P also the P-th percentile of each zoom's non-zero pixels (0 < P <= 100),
                              with the zoom it was ranked at (not with --postgres)
           --json             print the report as JSON
+          --datetime, --category, --scale-of
+                             M(z) of the points these filters keep (with --time, --categories)
         \(DataArguments.help)
         \(PostgresArguments.help)
         Prints the points read and skipped, the bounds, weight statistics and the suggested zooms.
@@ -36,12 +39,15 @@ struct InfoCommand {
     var radiusMeters: Double?
     var radiusLatitude: Double?
     var postgres: (ConnectionString, PostgresTable)?
+    /// `--datetime`, `--category`, `--scale-of`: M(z) of the points kept, or `nil`.
+    var filter: LayerFilterRequest?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
             arguments,
             valued: DataArguments.valued.union(PostgresArguments.valued).union([
-                "zoom", "radius", "scale", "max-percentile", "radius-meters", "radius-latitude",
+                "zoom", "radius", "scale", "max-percentile", "radius-meters", "radius-latitude", "datetime", "category",
+                "scale-of",
             ]),
             flags: DataArguments.flags.union(["json"]))
         postgres = try PostgresArguments.table(list)
@@ -66,6 +72,13 @@ struct InfoCommand {
         json = list.flag("json")
         (radiusMeters, radiusLatitude) = try Self.meters(list, given: given)
         percentile = given.maximumPercentile
+        filter = try FilterArguments.request(list, options: options, settings: given)
+        if filter != nil, postgres != nil {
+            throw .usage("--datetime and --category are not taken with --postgres yet; give a --where clause")
+        }
+        if filter != nil, percentile != nil {
+            throw .usage("--max-percentile is of every point; it does not take --datetime or --category yet")
+        }
     }
 
     /// The report as printed with `--json`.
@@ -103,13 +116,24 @@ struct InfoCommand {
         var timeRange: TimeRangeOutput? = nil
         /// With `--categories COL,...`: each column's values with their counts.
         var categories: [CategoryOutput]? = nil
+        /// With `--datetime` or `--category`: the filters, as a query writes them, whose points'
+        /// M(z) `normalization` lists (every point's with `scale-of=all`).
+        var filter: String? = nil
     }
 
     func run() throws(CommandError) {
         if let (connection, table) = postgres { return try runPostgres(connection, table) }
         let file = try DataArguments.read(dataPath, options: options)
         let report = file.report
-        let layer = HeatmapTileLayer(index: file.index, settings: settings)
+        var layer = HeatmapTileLayer(index: file.index, settings: settings)
+        if let filter {
+            let views = try FilterArguments.views(file, settings: settings)
+            let resolved = try FilterArguments.filter(filter, views: views)
+            // No point kept: M(z) is 0 at every zoom. With scale-of=all: every point's.
+            if filter.scale == .filter {
+                layer = try FilterArguments.kept(resolved, views: views) ?? HeatmapTileLayer(settings: settings)
+            }
+        }
         let values = try normalizations(layer)
         let zoomRange = try suggestedZooms(report, latitude: Self.middle(file.index))
         let output = Output(
@@ -123,7 +147,8 @@ struct InfoCommand {
             longRowCount: report.longRowCount > 0 ? report.longRowCount : nil,
             firstLongRowLine: report.firstLongRowLine,
             headerFieldCount: report.headerFieldCount, timeRange: report.timeRange.map(TimeRangeOutput.init),
-            categories: report.categories.isEmpty ? nil : report.categories.map(CategoryOutput.init))
+            categories: report.categories.isEmpty ? nil : report.categories.map(CategoryOutput.init),
+            filter: filter.map(\.query))
         if json {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -158,6 +183,7 @@ struct InfoCommand {
             text +=
                 "M(\(value.zoom)) = \(value.value) (\(radiusText(output, reach: value.reach)), scale \(output.scale))\n"
         }
+        if let filter = output.filter { text += "filter: \(filter) (M(z) of the points it keeps)\n" }
         text += filterText(output)
         for p in output.percentiles ?? [] {
             text += "P\(LegendLabel.text(p.percentile))(\(p.zoom)) = \(p.value) (\(p.pixels) non-zero pixels"

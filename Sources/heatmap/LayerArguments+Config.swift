@@ -21,9 +21,9 @@ extension LayerArguments {
     /// (a layer's own keys win) and their own `value` column.
     ///
     /// - Throws: ``CommandError`` naming the file, the layer and the key at fault.
-    mutating func addConfigLayers(_ config: ServeConfiguration, path: String, base: HeatmapSettings)
-        throws(CommandError)
-    {
+    mutating func addConfigLayers(
+        _ config: ServeConfiguration, path: String, base: HeatmapSettings, filters: SettingOverrides
+    ) throws(CommandError) {
         for (i, layer) in (config.layers ?? []).enumerated() {
             if let url = layer.url {
                 urlLayers.append((layer.name ?? "url", url))
@@ -43,6 +43,7 @@ extension LayerArguments {
                 throw .usage("\(place): aggregate mean needs \"value\", the column or field whose mean to draw")
             }
             files.append((name, file, settings))
+            self.filters[name] = filters.merging(((try? layer.settings.overrides()) ?? SettingOverrides()).filters)
         }
     }
 

@@ -36,6 +36,9 @@ struct LayerArguments {
     var config = ServeConfiguration()
     /// The settings of every layer the configuration does not set: its `defaults`, the flags over them.
     var base = HeatmapSettings.paletteDefault
+    /// The filters (`datetime`, `category`, `scale-of`) each heatmap is drawn with by layer
+    /// name: the `defaults`', the flags' over them, a configuration layer's own keys last.
+    var filters: [String: SettingOverrides] = [:]
 
     /// Reads the layers from `list` (its positionals are data files) and `named`, the values of
     /// `--layer NAME=FILE|URL`.
@@ -52,6 +55,8 @@ struct LayerArguments {
         }
         base = try configDefaults(config, path: list.text("config") ?? "")
         try SettingArguments.apply(list, to: &base)
+        let baseFilters = ((try? config.defaults?.overrides()) ?? SettingOverrides()).filters.merging(
+            try SettingArguments.overrides(list).filters)
         try KernelArguments.check(base, options: readOptions, postgres: list.text("postgres") != nil)
         do {
             try base.validate()
@@ -59,6 +64,7 @@ struct LayerArguments {
             throw .usage(error.description)
         }
         for file in list.positionals { files.append((try Self.defaultLayerName(ofFile: file), file, base)) }
+        for file in files { filters[file.name] = baseFilters }
         if let (connection, table) = try PostgresArguments.table(list) {
             let name: String
             if let given = list.text("layer-name") {
@@ -74,8 +80,9 @@ struct LayerArguments {
             }
             let (name, value) = (String(pair[..<equals]), String(pair[pair.index(after: equals)...]))
             if Self.isURL(value) { urlLayers.append((name, value)) } else { files.append((name, value, base)) }
+            filters[name] = baseFilters
         }
-        try addConfigLayers(config, path: list.text("config") ?? "", base: base)
+        try addConfigLayers(config, path: list.text("config") ?? "", base: base, filters: baseFilters)
         stacks = config.stacks ?? []
         upstreamTimeout = try list.number("upstream-timeout") ?? config.upstreamTimeout ?? upstreamTimeout
         guard upstreamTimeout.isFinite, (0.1...3600).contains(upstreamTimeout) else {
@@ -102,7 +109,17 @@ struct LayerArguments {
                 continue
             }
             let data = try Self.load(layer.file, options: readOptions(for: layer.file))
-            served.append(try ServedLayer(name: layer.name, source: layer.file, settings: layer.settings, data: data))
+            let heatmap = try ServedLayer(
+                name: layer.name, source: layer.file, settings: layer.settings, filters: filters[layer.name] ?? .init(),
+                data: data)
+            if let filter = heatmap.filterDefaults.filter {
+                do throws(HeatmapError) {
+                    try heatmap.checkFilter(filter, settings: SettingOverrides())
+                } catch {
+                    throw CommandError.usage(error.description)
+                }
+            }
+            served.append(heatmap)
         }
         return (served, stored, try hostedURLLayers())
     }

@@ -30,14 +30,16 @@ extension RenderCommand {
             }
             name = registry.layers[0].name
         }
-        let layer: any TileLayer
+        let entryLayer: any TileLayer
         switch registry.entry(named: name) {
-        case .success(let entry): layer = entry.layer
+        case .success(let entry): entryLayer = entry.layer
         case .failure(let failure): throw .usage("--layer \(name): \(failure.message)")
         }
+        let layer = try filtered(entryLayer, name: name)
         let occupancy: TileOccupancy?
         do {
-            occupancy = try (layer as? any OccupancyLayer)?.occupancy(zooms: zooms, scale: scale)
+            // A filter keeps fewer points: the tiles that may hold something are the whole layer's.
+            occupancy = try (entryLayer as? any OccupancyLayer)?.occupancy(zooms: zooms, scale: scale)
         } catch {
             throw CommandError("finding the tiles of \(name): \(error.description); nothing was written to \(output)")
         }
@@ -48,7 +50,7 @@ extension RenderCommand {
         }
         let walk = PyramidWalk(occupancy: occupancy, zooms: zooms, area: area)
         let metadata: TileMetadata
-        if let heatmap = layer as? ServedLayer {
+        if let heatmap = entryLayer as? ServedLayer {
             metadata = try self.metadata(heatmap)
         } else {
             metadata = self.metadata(of: layer)

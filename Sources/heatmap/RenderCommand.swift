@@ -69,6 +69,9 @@ struct RenderCommand {
     var mode: OutputMode
     var options: PointReadOptions
     var recorded: [String: String]
+    /// The settings given, for the filters (`--datetime`, `--category`, `--scale-of`: see
+    /// RenderCommand+Filters.swift).
+    var overrides = SettingOverrides()
     var postgres: (ConnectionString, PostgresTable)?
     /// `--statement-timeout S` with `--postgres`, in seconds; `nil` for none.
     var statementTimeout: Double?
@@ -167,6 +170,10 @@ struct RenderCommand {
         mode = list.flag("force") ? .overwrite : list.flag("resume") ? .resume : .create
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
+        overrides = try SettingArguments.overrides(list)
+        if overrides.filter != nil, postgres != nil {
+            throw .usage("--datetime and --category are not taken with --postgres yet; give a --where clause")
+        }
         recorded = [
             "data": postgres == nil ? dataPath : "postgres table \(dataPath)",
             "zoom": "\(zooms.lowerBound)-\(zooms.upperBound)", "scale": String(scale),
@@ -177,6 +184,9 @@ struct RenderCommand {
         for key in SettingArguments.valued where key != "gradient" {
             if let value = list.text(key) { recorded[key] = value }
         }
+        // Every selection (a repeated option's last alone would not say what was drawn).
+        let categories = overrides.texts(of: "category")
+        if !categories.isEmpty { recorded["category"] = categories.joined(separator: " ") }
         if let selected { recorded["layer"] = selected }
         if !named.isEmpty { recorded["layers"] = named.joined(separator: " ") }
         if let config = list.text("config") { recorded["config"] = config }

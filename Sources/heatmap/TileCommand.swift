@@ -11,6 +11,7 @@ struct TileCommand {
                             [--min-zoom-intensity Z] [--max-zoom-intensity Z]
                             [--radius-meters M] [--radius-latitude LAT] [--aggregate sum|mean]
                             [--min-density D] [--value-range LO,HI]
+                            [--datetime START/END] [--category COL:V1,V2]... [--scale-of filter|all]
                             [--format png|webp|intensity] [--webp-quality N] [--output FILE]
                             [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
                heatmap tile --postgres URL --table T Z/X/Y[@2x|@3x] [--where SQL] [the same options]
@@ -33,6 +34,8 @@ struct TileCommand {
     var output: String?
     var options: PointReadOptions
     var postgres: (ConnectionString, PostgresTable)?
+    /// `--datetime`, `--category`, `--scale-of`, or `nil` for none.
+    var filter: LayerFilterRequest?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -54,6 +57,10 @@ struct TileCommand {
         output = list.text("output")
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
+        filter = try FilterArguments.request(list, options: options, settings: settings)
+        if filter != nil, postgres != nil {
+            throw .usage("--datetime and --category are not taken with --postgres yet; give a --where clause")
+        }
         do {
             try settings.validate()
         } catch {
@@ -62,7 +69,7 @@ struct TileCommand {
     }
 
     func run() throws(CommandError) {
-        let layer: HeatmapTileLayer
+        var layer: HeatmapTileLayer
         if let (connection, table) = postgres {
             // Pinned: the tile and its zoom's M(z) are read from one state of the table.
             let source = try PostgresArguments.source(connection, table)
@@ -72,6 +79,13 @@ struct TileCommand {
         } else {
             let file = try DataArguments.read(dataPath, options: options)
             layer = DataArguments.layer(file, settings: settings)
+            if let filter {
+                guard
+                    let filtered = try FilterArguments.layer(
+                        filter, file: file, base: layer, settings: settings, zoom: tile.zoom, scale: tile.scale)
+                else { return reportNoTile() }
+                layer = filtered
+            }
         }
         let bytes: [UInt8]
         do {
@@ -87,7 +101,8 @@ struct TileCommand {
                 bytes = grid.values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
                 }
             } else {
-                guard case .image(let png) = try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
+                guard
+                    case .image(let png) = try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
                 else { return reportNoTile() }
                 bytes = try image?.bytes(ofPNG: png) ?? png
             }

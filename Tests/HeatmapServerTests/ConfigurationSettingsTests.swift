@@ -10,7 +10,8 @@ import Testing
         "radius": 30, "opacity": 0.5, "gradient": "fire", "maxIntensity": 4, "colorScale": "sqrt",
         "colorMapSize": 64, "minZoomIntensity": 3, "maxZoomIntensity": 9, "maxPercentile": 99.5,
         "radiusMeters": 500, "radiusLatitude": -37.5, "aggregate": "mean", "value": "price",
-        "minDensity": 0.25, "valueRange": [10, 90]
+        "minDensity": 0.25, "valueRange": [10, 90], "datetime": "2024-01-01/2024-07-01",
+        "category": "kind:theft,fraud", "scaleOf": "all"
         """
 
     static let expected = ServeConfiguration.LayerSettings(
@@ -18,7 +19,8 @@ import Testing
             "radius": "30", "opacity": "0.5", "gradient": "fire", "max-intensity": "4", "color-scale": "sqrt",
             "color-map-size": "64", "min-zoom-intensity": "3", "max-zoom-intensity": "9", "max-percentile": "99.5",
             "radius-meters": "500", "radius-latitude": "-37.5", "aggregate": "mean", "min-density": "0.25",
-            "value-range": "10,90",
+            "value-range": "10,90", "datetime": "2024-01-01/2024-07-01", "category": "kind:theft,fraud",
+            "scale-of": "all",
         ], value: "price")
 
     @Test("every settings key decodes the same in defaults and inline in a layer, beside name, file and url")

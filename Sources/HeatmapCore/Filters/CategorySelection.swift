@@ -60,7 +60,7 @@ package struct CategorySelection: Sendable, Hashable, CustomStringConvertible {
 
     /// `%XX` sequences decoded (and `+` kept as is), or `nil` for a bad sequence or bytes that
     /// are not UTF-8.
-    static func percentDecoded(_ text: Substring) -> String? {
+    package static func percentDecoded(_ text: Substring) -> String? {
         var bytes: [UInt8] = []
         var utf8 = text.utf8.makeIterator()
         func hex(_ byte: UInt8) -> UInt8? {

@@ -4,8 +4,8 @@ import HeatmapCore
 /// categories keep, drawn as a layer of their own (over a base map when there is one). The
 /// command and the server both draw animations with it, so their frames are the same.
 package struct FilteredFrames: AnimationFrames {
-    /// The points a filter keeps, `nil` when it keeps none of positive weight.
-    let kept: (PointFilter) throws -> (any WeightSource)?
+    /// The points filtered.
+    let source: any FilterSource
     /// The category masks every frame applies (see ``PointFilter/masks``).
     let masks: [[Bool]?]
     /// The settings frames are drawn with (see ``HeatmapAnimation/frameSettings(_:)``).
@@ -13,12 +13,11 @@ package struct FilteredFrames: AnimationFrames {
     /// A map drawn under every frame, or `nil`.
     let base: (any TileLayer)?
 
-    /// Frames of `index`'s points, with `masks` over its categories.
-    package init(index: FilterIndex, masks: [[Bool]?], settings: HeatmapSettings, base: (any TileLayer)? = nil) {
-        kept = { filter in
-            let points = index.filtered(by: filter)
-            return points.isEmpty ? nil : points
-        }
+    /// Frames of `source`'s points, with `masks` over its categories.
+    package init(
+        source: any FilterSource, masks: [[Bool]?], settings: HeatmapSettings, base: (any TileLayer)? = nil
+    ) {
+        self.source = source
         self.masks = masks
         self.settings = settings
         self.base = base
@@ -26,10 +25,12 @@ package struct FilteredFrames: AnimationFrames {
 
     /// The layer of `window`'s points, or `nil` when it keeps none of positive weight.
     func layer(_ window: FramePlan.Window, maximumIntensity: Double?) throws -> HeatmapTileLayer? {
-        guard let points = try kept(PointFilter(window: window.timeWindow, masks: masks)) else { return nil }
+        let kept = try source.filteredSource(by: PointFilter(window: window.timeWindow, masks: masks))
+        guard !kept.isEmpty else { return nil }
         var settings = self.settings
         if let maximumIntensity { settings.maximumIntensity = maximumIntensity }
-        return HeatmapTileLayer(source: points, settings: settings, cacheBytes: 0)
+        // Drawn once: a cache would only hold the frame's tiles.
+        return HeatmapTileLayer(source: kept.source, settings: settings, cacheBytes: 0)
     }
 
     /// M(z) of the window's points as a still image of them would have it; 0 for none.

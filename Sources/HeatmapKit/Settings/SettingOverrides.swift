@@ -22,6 +22,8 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
     /// not part of the cache key); a later value of a setting replaces an earlier one.
     ///
     /// - Throws: ``SettingError`` naming the parameter and what it takes.
+    /// The value of a row that ``SettingRow/takesEncodedQuery`` is as sent, percent-encoded
+    /// (``HTTPRequest``'s query items leave it so).
     package init(query items: [(name: String, value: String)]) throws(SettingError) {
         try self.init(items, index: SettingsSchema.index, unknown: { _ in nil })
     }
@@ -48,7 +50,10 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
 
     private mutating func set(_ row: Int, _ value: SettingValue) {
         if !SettingsSchema.rows[row].repeatable { values.removeAll { $0.row == row } }
-        let at = values.firstIndex { $0.row > row } ?? values.endIndex
+        // A repeatable row's values in the order of their text, each once: one canonical query.
+        guard !values.contains(where: { $0.row == row && $0.value.text == value.text }) else { return }
+        let at =
+            values.firstIndex { $0.row > row || ($0.row == row && $0.value.text > value.text) } ?? values.endIndex
         values.insert((row, value), at: at)
     }
 
@@ -63,11 +68,14 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
         if let low = zoom("min-zoom-intensity"), let high = zoom("max-zoom-intensity"), low > high {
             throw SettingError("min-zoom-intensity \(low) is above max-zoom-intensity \(high)")
         }
+        try SettingsSchema.checkCategories(texts(of: "category"))
     }
 
     private func canonicalQuery() -> String {
-        values.map { SettingsSchema.rows[$0.row].name + "=" + QueryEncoding.encode($0.value.text) }.joined(
-            separator: "&")
+        values.map { row, value in
+            let schema = SettingsSchema.rows[row]
+            return schema.name + "=" + (schema.takesEncodedQuery ? value.text : QueryEncoding.encode(value.text))
+        }.joined(separator: "&")
     }
 
     /// Whether nothing is given.
@@ -93,10 +101,24 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
         return merged
     }
 
+    /// These overrides with only the settings `names` (the filters a layer keeps, say).
+    package func keeping(_ names: Set<String>) -> SettingOverrides {
+        var kept = self
+        kept.values.removeAll { !names.contains(SettingsSchema.rows[$0.row].name) }
+        kept.query = kept.canonicalQuery()
+        return kept
+    }
+
     /// The canonical value of setting `name` if given (the last, for a repeatable one).
     package func text(of name: String) -> String? {
         guard let row = SettingsSchema.index[name] else { return nil }
         return values.last { $0.row == row }?.value.text
+    }
+
+    /// The canonical values of setting `name`, each given (a repeatable one's in canonical order).
+    package func texts(of name: String) -> [String] {
+        guard let row = SettingsSchema.index[name] else { return [] }
+        return values.filter { $0.row == row }.map(\.value.text)
     }
 
     /// The names given, canonical, in the schema's order.
@@ -115,13 +137,16 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
 
 /// Percent-encoding for query values: unreserved characters, `:` and `,` as they are.
 package enum QueryEncoding {
-    /// `text` with every other byte as `%XX`.
-    package static func encode(_ text: String) -> String {
+    /// `text` with every other byte as `%XX`; with `component`, `:` and `,` too (a column or
+    /// value of `category=COL:V1,V2`).
+    package static func encode(_ text: String, component: Bool = false) -> String {
         var out = ""
         for byte in text.utf8 {
             switch byte {
             case 0x30...0x39, 0x41...0x5A, 0x61...0x7A, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"), UInt8(ascii: ":"), UInt8(ascii: ","):
+                UInt8(ascii: "~"):
+                out.append(Character(Unicode.Scalar(byte)))
+            case UInt8(ascii: ":") where !component, UInt8(ascii: ",") where !component:
                 out.append(Character(Unicode.Scalar(byte)))
             default:
                 out += "%" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)

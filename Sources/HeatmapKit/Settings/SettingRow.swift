@@ -31,13 +31,19 @@ package struct SettingRow: Sendable {
     /// The control's label on the map page (default: the name).
     package let label: String
     private let parser: @Sendable (String) throws(SettingError) -> SettingValue
+    /// Whether the value is read percent-encoded in every front end, split before it is decoded
+    /// (`category=type:a%2Cb`, `--category type:a%2Cb`): a query leaves it as sent, and its
+    /// canonical text, percent-encoded too, is written to a query as it is.
+    package let takesEncodedQuery: Bool
 
     /// A row; `parse` reads a value as text (a JSON number or array becomes text first).
     package init(
         _ name: String, aliases: [String] = [], placeholder: String, help: String, repeatable: Bool = false,
         control: Control? = nil, label: String? = nil,
+        percentEncoded: Bool = false,
         parse: @escaping @Sendable (String) throws(SettingError) -> SettingValue
     ) {
+        takesEncodedQuery = percentEncoded
         self.label = label ?? name
         self.name = name
         self.aliases = aliases

@@ -8,7 +8,7 @@ import HeatmapCore
 /// Rows apply in this order, so `color-map-size` (after `gradient`) resamples the gradient given.
 package enum SettingsSchema {
     /// The rows, in the order they apply and the canonical query lists them.
-    package static let rows: [SettingRow] = drawing + kernel
+    package static let rows: [SettingRow] = drawing + kernel + filters
 
     /// The row of each spelling (names and aliases), and its index in ``rows``.
     package static let index: [String: Int] = {

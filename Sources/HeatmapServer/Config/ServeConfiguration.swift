@@ -90,6 +90,9 @@ package struct ServeConfiguration: Decodable, Sendable {
         package var given: [String: String]
         /// The column or field whose mean to draw (`--value`), a data option of the layer's file.
         package var value: String?
+        /// The values of a setting that may be given more than once, written as an array of
+        /// strings (`"category": ["kind:theft", "district:north"]`), by setting name.
+        package var lists: [String: [String]] = [:]
 
         /// Creates settings as the file would give them: `given` by setting name (`"radius":
         /// "30"`) or configuration key.
@@ -111,7 +114,12 @@ package struct ServeConfiguration: Decodable, Sendable {
                     continue
                 }
                 guard let row = SettingsSchema.configIndex[key.stringValue] else { continue }
-                given[SettingsSchema.rows[row].name] = try Self.text(container, key)
+                let name = SettingsSchema.rows[row].name
+                if SettingsSchema.rows[row].repeatable, let texts = try? container.decode([String].self, forKey: key) {
+                    lists[name] = texts
+                    continue
+                }
+                given[name] = try Self.text(container, key)
             }
             self.given = given
         }
@@ -137,7 +145,9 @@ package struct ServeConfiguration: Decodable, Sendable {
         package func overrides() throws(OverrideError) -> SettingOverrides {
             do {
                 return try SettingOverrides(
-                    given.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }, index: SettingsSchema.index,
+                    given.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+                        + lists.sorted { $0.key < $1.key }.flatMap { list in list.value.map { (list.key, $0) } },
+                    index: SettingsSchema.index,
                     unknown: { SettingError("unknown setting \($0)") })
             } catch {
                 throw OverrideError(error.description)

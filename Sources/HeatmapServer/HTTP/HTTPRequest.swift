@@ -1,3 +1,5 @@
+import HeatmapKit
+
 /// One parsed HTTP/1.x request: its head, and its body where the limits let the parser read it.
 package struct HTTPRequest: Sendable, Equatable {
     /// The method, case-sensitive as sent (`GET`, `HEAD`, …).
@@ -33,13 +35,18 @@ package struct HTTPRequest: Sendable, Equatable {
         hasBody = false
     }
 
-    /// The query's parameters, percent-decoded (`+` as space), in order.
+    /// The query's parameters, percent-decoded (`+` as space), in order; the value of a setting
+    /// that splits before it decodes (``SettingRow/takesEncodedQuery``: `category=COL:V1,V2`)
+    /// as sent.
     package var queryItems: [(name: String, value: String)] {
         query.split(separator: "&", omittingEmptySubsequences: true).map { pair in
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
             let name = PercentDecoding.decode(parts[0]) ?? ""
-            let value = parts.count > 1 ? PercentDecoding.decode(parts[1]) ?? "" : ""
-            return (name, value)
+            guard parts.count > 1 else { return (name, "") }
+            if let row = SettingsSchema.index[name], SettingsSchema.rows[row].takesEncodedQuery {
+                return (name, String(parts[1]))
+            }
+            return (name, PercentDecoding.decode(parts[1]) ?? "")
         }
     }
 

@@ -23,6 +23,10 @@ package struct LayerData: Sendable {
     /// ``HeatmapTileLayer/init(source:shiftedValues:values:settings:cacheBytes:)``); `nil` for none.
     package var sourceValues: SourceMeanChannel? = nil
 
+    /// The points with their times and categories, when read with them (or a database table
+    /// that filters): the source of filtered tiles; `nil` for data that cannot be filtered.
+    package var filters: (any FilterSource)? = nil
+
     /// The points of a layer changed while serving (`POST`/`DELETE /{layer}/points`), when they
     /// are not `index`'s.
     package var liveCount: Int?
@@ -78,6 +82,7 @@ package struct LayerData: Sendable {
             data.skipSummary = file.report.skipSummary
             data.longRowSummary = file.report.longRowSummary
             data.values = file.values
+            data.filters = file.filters
             return data
         } catch {
             throw LayerLoadError(error.description)

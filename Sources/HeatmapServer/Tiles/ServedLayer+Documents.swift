@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 extension ServedLayer: TileJSONLayer, LegendLayer {
@@ -22,7 +23,7 @@ extension ServedLayer: TileJSONLayer, LegendLayer {
         var center: [Double] = [0, 0, 1]
         if let c = data.bounds?.center { center = [c.longitude, c.latitude, Double(c.zoom)] }
         let suffix = scale == 1 ? "" : "@\(scale)x"
-        return TileJSON(
+        var document = TileJSON(
             tilejson: "3.0.0", name: name, description: "Heatmap of \(data.count) points",
             attribution: options.attribution, scheme: "xyz",
             tiles: ["\(base)/\(name)/{z}/{x}/{y}\(suffix).png\(query)"], tileSize: 256 * scale,
@@ -32,6 +33,16 @@ extension ServedLayer: TileJSONLayer, LegendLayer {
             legend: "\(base)/\(name)/legend.json?z={z}\(scale == 1 ? "" : "&scale=\(scale)")"
                 + (overrides.isEmpty ? "" : "&" + overrides.query),
             maxPercentile: settings.maximumPercentile)
+        if let facets = filterFacets {
+            document.timeRange = facets.timeRange.map { [TimeParser.format($0.lowerBound), TimeParser.format($0.upperBound)] }
+            document.categories = facets.dictionaries.map { dictionary in
+                CategoryFacet(
+                    column: dictionary.column,
+                    values: dictionary.mostFrequent(100).map { CategoryFacet.Value(value: $0.value, count: $0.count) },
+                    distinct: dictionary.values.count)
+            }
+        }
+        return document
     }
 
     /// "heatmap".
@@ -40,8 +51,26 @@ extension ServedLayer: TileJSONLayer, LegendLayer {
     /// The colour scale of the query's zoom with its values, for the layer's settings with the
     /// query's over them (M(z) is computed first if not known).
     func legend(_ query: LegendQuery, base: String) throws -> LayerLegend {
-        let legend = try heatmap.legend(
-            zoom: query.zoom, scale: query.scale, settings: query.overrides.applied(to: settings), stops: query.stops)
+        var layer = heatmap
+        var drawing = query.overrides.applied(to: settings)
+        if let filter = filterDefaults.merging(query.overrides).filter {
+            // The legend of the points the filter keeps, with the M(z) its tiles use.
+            let kept: HeatmapTileLayer?
+            do throws(HeatmapError) {
+                let (views, resolved) = try resolve(filter, drawing: drawing)
+                kept = try views.layer(for: resolved)
+                drawing = try heatmap.filterSettings(drawing, scale: filter.scale, zoom: query.zoom, scale: query.scale)
+            } catch {
+                guard case .invalidFilter = error else { throw error }
+                throw TileService.LookupFailure(status: .badRequest, message: error.description)
+            }
+            guard let kept else {
+                throw TileService.LookupFailure(
+                    status: .notFound, message: "layer \(name): the filter \(query.overrides.query) keeps no point")
+            }
+            layer = kept
+        }
+        let legend = try layer.legend(zoom: query.zoom, scale: query.scale, settings: drawing, stops: query.stops)
         return .drawn(legend, LegendDocument(legend, layer: name, query: query, base: base))
     }
 }

@@ -51,6 +51,10 @@ extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, Occupa
 
     /// The tile drawn now with `settings` over the layer's own, with what it was drawn from.
     func drawn(_ request: TileRequest, settings: SettingOverrides) throws(HeatmapError) -> RenderedTile {
+        if !filterDefaults.isEmpty || settings.filter != nil {
+            let filtered = filterDefaults.merging(settings)
+            if let filter = filtered.filter { return try drawnFiltered(request, filter: filter, settings: filtered) }
+        }
         let drawing = settings.isEmpty ? self.settings : settings.applied(to: self.settings)
         let (drawn, generation) = try drawnFollowingSwaps(request, settings: drawing)
         return RenderedTile(
@@ -118,7 +122,7 @@ extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, Occupa
     /// grid, are the request's fault (400).
     static func requestError(_ error: HeatmapError, layer: String) -> any Error {
         switch error {
-        case .invalidMean, .invalidGroundRadius, .tileOutOfRange:
+        case .invalidMean, .invalidGroundRadius, .invalidFilter, .tileOutOfRange:
             return TileLayerError.invalidRequest("layer \(layer): \(error.description)")
         default: return error
         }

@@ -23,13 +23,20 @@ package final class ServedLayer: Sendable {
     /// Advanced with the generation: the event loops' kept tile answers stand while it holds
     /// (see TileService+Reuse.swift).
     let answers = ResponseVersion()
+    /// The data's views by filter, `nil` for data without times or categories (see
+    /// ServedLayer+Filters.swift); swapped with the data.
+    let views: Mutex<FilteredLayers?>
+    /// The filters the layer is drawn with unless a request gives its own (`serve --datetime`,
+    /// a configuration's `"category"`): a request's filters replace these, setting by setting.
+    package let filterDefaults: SettingOverrides
 
     /// Creates a layer.
     ///
     /// - Throws: ``OverrideError`` for a name unfit for URLs or invalid settings.
-    package init(name: String, source: String = "", settings: HeatmapSettings = .default, data: LayerData)
-        throws(OverrideError)
-    {
+    package init(
+        name: String, source: String = "", settings: HeatmapSettings = .default, filters: SettingOverrides = .init(),
+        data: LayerData
+    ) throws(OverrideError) {
         guard Self.isValidName(name) else {
             throw OverrideError(
                 "layer name \"\(name)\" must be 1-64 letters, digits, '-', '_' or '.', not starting with '.'")
@@ -42,6 +49,7 @@ package final class ServedLayer: Sendable {
         self.name = name
         self.source = source
         self.settings = settings
+        filterDefaults = filters.filters
         if let source = data.source, let mean = data.sourceValues {
             heatmap = HeatmapTileLayer(
                 source: source, shiftedValues: mean.shiftedValues, values: mean.values, settings: settings,
@@ -54,6 +62,7 @@ package final class ServedLayer: Sendable {
             heatmap = HeatmapTileLayer(index: data.index, settings: settings, cacheBytes: 0)
         }
         state = Mutex((0, data))
+        views = Mutex(data.filters.map { FilteredLayers(source: $0, settings: settings) })
     }
 
     /// Whether a name is usable in URLs as is.
@@ -81,6 +90,7 @@ package final class ServedLayer: Sendable {
                 heatmap.replaceData(with: data.index)
             }
             state = (state.generation + 1, data)
+            views.withLock { $0 = data.filters.map { FilteredLayers(source: $0, settings: settings) } }
             epochs.add(1, ordering: .relaxed)
             answers.advance()
         }

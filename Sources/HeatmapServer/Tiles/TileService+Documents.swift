@@ -117,6 +117,26 @@ struct TileJSON: Codable {
     /// The image formats of the tiles: `png` (`tiles`), and `webp` from the same URL with
     /// `.webp` (`?format=webp` on this document's URL gives those in `tiles`).
     var formats: [String] = ["png", "webp"]
+    /// The first and last time of the points, `[START, END]` in ISO 8601 UTC (`datetime=`
+    /// filters), when the layer was read with `--time`.
+    var timeRange: [String]? = nil
+    /// Each category column's values with their counts (the most frequent 100), when the layer
+    /// was read with `--categories` (`category=` filters).
+    var categories: [CategoryFacet]? = nil
+}
+
+/// A category column of a layer, as TileJSON and `/catalog` list it.
+struct CategoryFacet: Codable {
+    /// A value and how many points hold it.
+    struct Value: Codable {
+        var value: String
+        var count: Int
+    }
+    var column: String
+    /// The values, the most frequent first (at most 100).
+    var values: [Value]
+    /// How many distinct values the column holds.
+    var distinct: Int
 }
 
 /// What `/catalog` lists.

@@ -229,7 +229,7 @@ extension TileService {
         case .success(let tile): return tile
         case .failure(let error):
             switch error {
-            case .invalidMean, .invalidGroundRadius, .tileOutOfRange:
+            case .invalidMean, .invalidGroundRadius, .invalidFilter, .tileOutOfRange:
                 throw TileLayerError.invalidRequest("layer \(live.name): \(error.description)")
             default:
                 if error.isSourceFailure { throw TileLayerError.sourceFailed(layer: live.name, error: error) }

@@ -70,6 +70,13 @@ extension TileService {
         } catch {
             throw LookupFailure(status: .badRequest, message: error.description)
         }
+        if let served = layer as? ServedLayer, let filter = served.filterDefaults.merging(settings).filter {
+            do {
+                try served.checkFilter(filter, settings: settings)
+            } catch {
+                throw LookupFailure(status: .badRequest, message: error.description)
+            }
+        }
         guard !settings.isEmpty, !LayerRegistry.takesSettings(layer) else { return settings }
         guard layer is any CompositeLayer else { return SettingOverrides() }
         throw LookupFailure(

@@ -140,7 +140,7 @@ package final class TileService: HTTPResponder {
         let live = registry.layers.compactMap { $0 as? any LiveTileLayer }
         return metrics.exposition(
             stats: stats, cache: (cache.count, cache.bytes), layers: live.map { ($0.name, $0.pointCount) })
-            + percentileMetricsText()
+            + percentileMetricsText() + filterMetricsText()
     }
 
     /// Loads every reloadable layer's source again with `loader` and swaps the data in; the

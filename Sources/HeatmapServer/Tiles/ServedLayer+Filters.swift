@@ -1,0 +1,76 @@
+import HeatmapCore
+import HeatmapKit
+
+/// The served heatmap filtered by a request's `datetime`, `category` and `scale-of` (issue 28):
+/// each filter's points drawn by their own layer, with their own M(z), from the data's
+/// ``FilteredLayers`` (a bounded cache, counted in `/metrics`); drawn on the render pool like
+/// every tile of points in memory. The filtered views are of the data read (the file); live
+/// points added since are not in them yet.
+extension ServedLayer {
+    /// The time range and category values of the data, or `nil` when they were read without.
+    var filterFacets: FilterFacets? { views.withLock { $0 }?.facets }
+
+    /// The filter cache's counts, or `nil` for data without times or categories.
+    var filterCounts: FilteredLayers.Counts? { views.withLock { $0 }?.counts }
+
+    /// The data's views and `request` resolved against them.
+    ///
+    /// - Throws: ``HeatmapError/invalidFilter(_:)`` naming the column or value the data lack,
+    ///   data read without times or categories, or the mean.
+    func resolve(_ request: LayerFilterRequest, drawing: HeatmapSettings) throws(HeatmapError)
+        -> (views: FilteredLayers, filter: PointFilter)
+    {
+        guard let views = views.withLock({ $0 }) else {
+            throw .invalidFilter(
+                "layer \(name) has no times or categories to filter by: serve it with --time COL or --categories COL")
+        }
+        guard drawing.aggregate == .sum else {
+            throw .invalidFilter(
+                "layer \(name): the mean does not take datetime or category (its index keeps no times or categories)")
+        }
+        if !request.window.isAll, views.facets.timeRange == nil {
+            throw .invalidFilter("layer \(name) has no times: datetime needs the layer read with --time COL")
+        }
+        do {
+            return (views, try request.resolved(against: views.facets))
+        } catch {
+            throw .invalidFilter("layer \(name): \(error.description)")
+        }
+    }
+
+    /// The tile of the points `request` keeps: no tile when it keeps none; coloured by their
+    /// M(z), or with `scale-of=all` by the layer's.
+    func drawnFiltered(_ request: TileRequest, filter: LayerFilterRequest, settings: SettingOverrides)
+        throws(HeatmapError) -> RenderedTile
+    {
+        let drawing = settings.applied(to: self.settings)
+        let generation = self.generation
+        let (views, resolved) = try resolve(filter, drawing: drawing)
+        guard let layer = try views.layer(for: resolved) else {
+            return RenderedTile(
+                .noTile,
+                dependencies: .one(
+                    TileDependency(layer: self, drawnAt: generation, normalization: nil, settings: settings)))
+        }
+        let final = try heatmap.filterSettings(drawing, scale: filter.scale, zoom: request.zoom, scale: request.scale)
+        let drawn = try layer.drawTile(
+            x: request.x, y: request.y, zoom: request.zoom, scale: request.scale, settings: final)
+        // With scale-of=all the colours depend on the layer's M(z), which live changes move; the
+        // filter's own M(z) is of the data read, which they do not.
+        let normalization = filter.scale == .all ? drawn.normalization : nil
+        return RenderedTile(
+            drawn.result,
+            dependencies: .one(
+                TileDependency(layer: self, drawnAt: generation, normalization: normalization, settings: settings)))
+    }
+}
+
+extension ServedLayer {
+    /// Checks that `filter` applies to the data with `settings` over the layer's own (for the
+    /// command's `render`, before it writes anything).
+    ///
+    /// - Throws: ``HeatmapError/invalidFilter(_:)`` naming what the data lack.
+    package func checkFilter(_ filter: LayerFilterRequest, settings: SettingOverrides) throws(HeatmapError) {
+        _ = try resolve(filter, drawing: settings.applied(to: self.settings))
+    }
+}
