@@ -6,7 +6,8 @@ import Synchronization
 /// bounded cache that drops the least recently used filter first.
 ///
 /// The bound is on both the number of filters (``capacity``) and the memory their masked
-/// copies hold (``capacityBytes``): each entry counts at least `capacityBytes / capacity`.
+/// copies hold (``capacityBytes``): each entry counts at least `capacityBytes / (capacity + ½)`,
+/// so `capacity` of them fit with room for the cache's own tables, and one more does not.
 ///
 /// ```swift
 /// let views = FilteredLayers(source: file.filters!, settings: settings)
@@ -85,7 +86,7 @@ package final class FilteredLayers: Sendable {
             let kept = try source.filteredSource(by: filter)
             // The server caches tiles by request; the view's own cache would hold them twice.
             let layer = kept.isEmpty ? nil : HeatmapTileLayer(source: kept.source, settings: settings, cacheBytes: 0)
-            let view = View(layer: layer, byteCount: kept.byteCount, floor: capacityBytes / capacity)
+            let view = View(layer: layer, byteCount: kept.byteCount, floor: 2 * capacityBytes / (2 * capacity + 1))
             cache.insert(view, for: filter)
             counters.withLock { $0.misses += 1 }
             return view

@@ -34,7 +34,9 @@ extension ServedLayer: TileJSONLayer, LegendLayer {
                 + (overrides.isEmpty ? "" : "&" + overrides.query),
             maxPercentile: settings.maximumPercentile)
         if let facets = filterFacets {
-            document.timeRange = facets.timeRange.map { [TimeParser.format($0.lowerBound), TimeParser.format($0.upperBound)] }
+            document.timeRange = facets.timeRange.map {
+                [TimeParser.format($0.lowerBound), TimeParser.format($0.upperBound)]
+            }
             document.categories = facets.dictionaries.map { dictionary in
                 CategoryFacet(
                     column: dictionary.column,

@@ -17,8 +17,10 @@ extension TileService {
         let rows: [(name: String, type: String, help: String, value: Int)] = [
             ("hits_total", "counter", "Filtered requests whose filter was cached.", total.hits),
             ("misses_total", "counter", "Filters built: masked copies made, M(z) to search.", total.misses),
-            ("evictions_total", "counter", "Filters dropped, least recently used first, to stay in the bound.",
-                total.evictions),
+            (
+                "evictions_total", "counter", "Filters dropped, least recently used first, within the bound.",
+                total.evictions
+            ),
             ("entries", "gauge", "Filters cached now.", total.entries),
             ("bytes", "gauge", "Memory of the filters cached now (masked copies), in bytes.", total.bytes),
         ]
