@@ -2,16 +2,15 @@ import HeatmapCore
 import HeatmapKit
 
 /// `heatmap image`'s `--step` and `--window`: an animation's step from frame to frame and the
-/// window each frame shows (`1h`, `1d`, `7d`, `1w`, `1mo`; the window defaults to the step).
-///
-/// The frames are windows of `--datetime START/END`, drawn with the time filter (issue 28);
-/// until that is in the build, a step is parsed and checked, then refused naming what is missing.
+/// window each frame shows (`1h`, `1d`, `7d`, `1w`, `1mo`; the window defaults to the step),
+/// over the interval `--datetime START/END`.
 struct AnimationArguments {
     static let valued: Set<String> = ["step", "window"]
 
     static let help = """
           --step STEP        animate: one frame every STEP (1h, 1d, 1w, 1mo: calendar months, UTC) over
-                             --datetime START/END, written as an APNG
+                             --datetime START/END (an open end is the data's first or last time), written
+                             as an APNG; needs --time COL
           --window LENGTH    the time each frame shows (default: the step), such as 7d
         """
 
@@ -38,13 +37,5 @@ struct AnimationArguments {
         } catch {
             throw .usage(error.message)
         }
-    }
-
-    /// Why this build cannot animate: the frames are windows of `--datetime`, which comes with
-    /// the time filter.
-    var refusal: CommandError {
-        .usage(
-            "--step \(step) animates over --datetime START/END, and this build has no time filter yet "
-                + "(issue 28 brings --time and --datetime); nothing was drawn")
     }
 }

@@ -43,7 +43,8 @@ struct ImageCommand {
     var format: ImageFormatArguments
     var options: PointReadOptions
     var animation: AnimationArguments?
-    /// `--datetime`, `--category`, `--scale-of`: one frame of the points kept, or `nil`.
+    /// `--datetime`, `--category`, `--scale-of`: one frame of the points kept (or, with `--step`,
+    /// the interval animated and the frames' categories and scale), or `nil`.
     var filter: LayerFilterRequest?
 
     init(_ arguments: [String]) throws(CommandError) {
@@ -92,7 +93,12 @@ struct ImageCommand {
         try KernelArguments.check(settings, options: options, postgres: false)
         filter = try FilterArguments.request(list, options: options, settings: settings)
         animation = try AnimationArguments.parse(list)
-        if let animation { throw animation.refusal }
+        if let animation, options.timeColumn == nil {
+            throw .usage("--step \(animation.step) animates the points' times: give --time COL")
+        }
+        if animation != nil, settings.aggregate == .mean {
+            throw .usage("--step animates densities; --aggregate mean has no time filter")
+        }
     }
 
     /// Two numbers separated by `separator` ("-37.8,144.9" or "600x400").
@@ -108,6 +114,16 @@ struct ImageCommand {
 
     func run() throws(CommandError) {
         let file = try DataArguments.read(dataPath, options: options)
+        var baseLayer: URLTileLayer? = nil
+        if let base {
+            do {
+                baseLayer = try URLTileLayer(
+                    template: base, name: "base", tileSize: baseTileSize, fetcher: TileFetchBackend.shared)
+            } catch {
+                throw .usage(error.description)
+            }
+        }
+        if let animation { return try runAnimation(animation, file: file, base: baseLayer) }
         var heatmap = DataArguments.layer(file, settings: settings)
         if let filter {
             // No point kept: a clear image (over the base, if any).
@@ -116,21 +132,7 @@ struct ImageCommand {
                     filter, file: file, base: heatmap, settings: settings, zoom: viewport.zoom, scale: viewport.scale)
                 ?? HeatmapTileLayer(settings: settings)
         }
-        let layer: any TileLayer
-        if let base {
-            do {
-                layer = TileStack(
-                    [
-                        try URLTileLayer(
-                            template: base, name: "base", tileSize: baseTileSize, fetcher: TileFetchBackend.shared),
-                        heatmap,
-                    ])
-            } catch {
-                throw .usage(error.description)
-            }
-        } else {
-            layer = heatmap
-        }
+        let layer: any TileLayer = baseLayer.map { TileStack([$0, heatmap]) } ?? heatmap
         let bytes: [UInt8]
         do {
             guard let image = try layer.imageFor(viewport) else {

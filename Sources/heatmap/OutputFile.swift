@@ -12,44 +12,62 @@ enum OutputFile {
     ///
     /// - Parameter what: what the bytes are, for the refusal to write them to a terminal.
     static func write(_ bytes: [UInt8], to path: String?, what: String) throws(CommandError) {
+        try stream(to: path, what: what) { (write) throws(CommandError) in try write(bytes) }
+    }
+
+    /// Writes what `produce` hands its `write` function, in the order it comes, to `path` or to
+    /// standard output, as ``write(_:to:what:)`` does: a regular file appears whole (renamed
+    /// into place) only when `produce` returns; when it throws, the file is left as it was.
+    static func stream(
+        to path: String?, what: String,
+        _ produce: (_ write: ([UInt8]) throws(CommandError) -> Void) throws(CommandError) -> Void
+    ) throws(CommandError) {
         guard let path else {
             guard isatty(STDOUT_FILENO) == 0 else {
                 throw .usage("refusing to write a binary \(what) to the terminal; give --output FILE or redirect")
             }
-            if let code = StandardStreams.writeAll(bytes, to: STDOUT_FILENO) {
-                throw CommandError("cannot write the \(what) to standard output: \(StandardStreams.reason(code))")
+            return try produce { (bytes) throws(CommandError) in
+                if let code = StandardStreams.writeAll(bytes, to: STDOUT_FILENO) {
+                    throw CommandError("cannot write the \(what) to standard output: \(StandardStreams.reason(code))")
+                }
             }
-            return
         }
         var status = stat()
-        guard stat(path, &status) == 0 else { return try writeReplacing(bytes, to: path, mode: nil) }
-        guard (status.st_mode & S_IFMT) == S_IFREG else { return try writeInPlace(bytes, to: path) }
+        guard stat(path, &status) == 0 else { return try writeReplacing(produce, to: path, mode: nil) }
+        guard (status.st_mode & S_IFMT) == S_IFREG else { return try writeInPlace(produce, to: path) }
         // A symbolic link keeps pointing where it did: the file it names is replaced.
         let target = realpath(path, nil).map { resolved in
             defer { free(resolved) }
             return String(cString: resolved)
         }
-        try writeReplacing(bytes, to: target ?? path, mode: status.st_mode & 0o777)
+        try writeReplacing(produce, to: target ?? path, mode: status.st_mode & 0o777)
     }
 
-    /// Writes `bytes` into the existing non-regular file at `path`.
-    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws(CommandError) {
+    /// Writes what `produce` gives into the existing non-regular file at `path`.
+    private static func writeInPlace(
+        _ produce: (_ write: ([UInt8]) throws(CommandError) -> Void) throws(CommandError) -> Void, to path: String
+    ) throws(CommandError) {
         let descriptor = open(path, O_WRONLY | O_TRUNC)
         guard descriptor >= 0 else {
             throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         defer { close(descriptor) }
-        if let code = StandardStreams.writeAll(bytes, to: descriptor) {
-            throw CommandError("cannot write \(path): \(StandardStreams.reason(code))")
+        try produce { (bytes) throws(CommandError) in
+            if let code = StandardStreams.writeAll(bytes, to: descriptor) {
+                throw CommandError("cannot write \(path): \(StandardStreams.reason(code))")
+            }
         }
     }
 
-    /// Writes `bytes` to a temporary file beside `path`, then renames it over `path`; on any
-    /// failure, or SIGINT/SIGTERM/SIGHUP meanwhile, the temporary file is removed and `path` is
-    /// left as it was (see ``PartialOutput``).
+    /// Writes what `produce` gives to a temporary file beside `path`, then renames it over
+    /// `path`; on any failure (of `produce` too), or SIGINT/SIGTERM/SIGHUP meanwhile, the
+    /// temporary file is removed and `path` is left as it was (see ``PartialOutput``).
     ///
     /// - Parameter mode: the old file's permissions, or `nil` for a new file (0644 less the umask).
-    private static func writeReplacing(_ bytes: [UInt8], to path: String, mode: mode_t?) throws(CommandError) {
+    private static func writeReplacing(
+        _ produce: (_ write: ([UInt8]) throws(CommandError) -> Void) throws(CommandError) -> Void, to path: String,
+        mode: mode_t?
+    ) throws(CommandError) {
         let temporary = "\(path).partial-\(getpid())"
         PartialOutput.removeStale(beside: path)
         PartialOutput.begin(temporary)
@@ -59,7 +77,19 @@ enum OutputFile {
             throw CommandError("cannot write \(path): \(String(cString: strerror(errno)))")
         }
         if let mode { _ = fchmod(descriptor, mode) }
-        var failure = StandardStreams.writeAll(bytes, to: descriptor)
+        var failure: Int32? = nil
+        do {
+            try produce { (bytes) throws(CommandError) in
+                if let code = StandardStreams.writeAll(bytes, to: descriptor) {
+                    throw CommandError(
+                        "cannot write \(path): \(StandardStreams.reason(code)) (the file is unchanged)")
+                }
+            }
+        } catch {
+            close(descriptor)
+            unlink(temporary)
+            throw error
+        }
         PartialOutput.holdForTest()
         if close(descriptor) != 0, failure == nil { failure = errno }
         if failure == nil, rename(temporary, path) != 0 { failure = errno }

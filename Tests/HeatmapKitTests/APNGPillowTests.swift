@@ -7,16 +7,6 @@ import Testing
 /// Pillow, an independent APNG reader, plays our APNGs frame for frame: its frames equal the
 /// images given, with the frame count, delays and loop count the file announces.
 @Suite struct APNGPillowTests {
-    static let script = """
-        import base64, sys
-        from PIL import Image
-        with Image.open(sys.argv[1]) as im:
-            print(im.format, im.n_frames, im.is_animated, im.info.get("loop"), im.default_image)
-            for i in range(im.n_frames):
-                im.seek(i)
-                print(im.info.get("duration"), base64.b64encode(im.convert("RGBA").tobytes()).decode())
-        """
-
     @Test(
         "Pillow decodes palette and RGBA animations to the frames given",
         .enabled(
@@ -33,17 +23,13 @@ import Testing
             defer { try? FileManager.default.removeItem(atPath: path) }
             let bytes = try APNGEncoder.encode(frames, delay: .milliseconds(125), loopCount: 2)
             try Data(bytes).write(to: URL(fileURLWithPath: path))
-            let run = try TestProgram.run(python, ["-c", Self.script, path])
-            #expect(run.status == 0, "\(run.standardError)")
-            var lines = run.standardOutput.split(separator: "\n").map(String.init)
-            #expect(lines.first == "PNG \(frames.count) True 2 False", "\(name)")
-            lines.removeFirst()
-            #expect(lines.count == frames.count)
-            for (k, line) in lines.enumerated() where k < frames.count {
-                let parts = line.split(separator: " ")
-                #expect(parts.first == "125.0", "\(name) frame \(k)")
-                let pixels = parts.count == 2 ? Data(base64Encoded: String(parts[1])).map { [UInt8]($0) } : nil
-                #expect(pixels == frames[k].pixels, "\(name) frame \(k) differs")
+            let read = try TestAPNG.pillowFrames(path, python: python)
+            #expect(read.run.status == 0, "\(read.run.standardError)")
+            #expect(read.header == "PNG \(frames.count) True 2 False", "\(name)")
+            #expect(read.frames.count == frames.count)
+            for (k, frame) in read.frames.enumerated() where k < frames.count {
+                #expect(frame.duration == "125.0", "\(name) frame \(k)")
+                #expect(frame.pixels == frames[k].pixels, "\(name) frame \(k) differs")
             }
         }
     }

@@ -65,14 +65,7 @@ HTML
 python3 -m http.server "$PAGE_PORT" --bind 127.0.0.1 --directory "$PAGE" >"$ARTIFACTS/apng-http.log" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$PAGE"' EXIT
-python3 - "$PAGE_PORT" <<'PY'
-import sys, time, urllib.request
-for _ in range(100):
-    try:
-        if urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/index.html", timeout=1).status == 200: sys.exit(0)
-    except OSError: time.sleep(0.1)
-sys.exit("browser test: the page server did not start")
-PY
+python3 Tests/browser/wait_for.py "http://127.0.0.1:$PAGE_PORT/index.html" "the page server"
 FLAGS=(--headless --no-sandbox --disable-gpu --no-first-run --disable-extensions --user-data-dir="$PAGE/profile")
 "$BROWSER" "${FLAGS[@]}" "http://127.0.0.1:$PAGE_PORT/index.html" >/dev/null 2>"$ARTIFACTS/apng-chromium.log" &
 CHROMIUM=$!

@@ -52,14 +52,7 @@ FLAGS=(--headless --no-sandbox --disable-gpu --no-first-run --disable-extensions
 run() {  # $1: extra serve flags, $2: the page; prints the page's result line
     "$BIN" serve Examples/police_stations.json --port "$PORT" --base-map "" $1 >>"$ARTIFACTS/error-tiles-serve.log" 2>&1 &
     local server=$!
-    python3 - "$PORT" <<'PY'
-import sys, time, urllib.request
-for _ in range(100):
-    try:
-        if urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/health", timeout=1).status == 200: sys.exit(0)
-    except OSError: time.sleep(0.1)
-sys.exit("error-tile test: the server did not start")
-PY
+    python3 Tests/browser/wait_for.py "http://127.0.0.1:$PORT/health" "the server"
     timeout 120 "$BROWSER" "${FLAGS[@]}" --dump-dom "file://$PWD/$2" 2>>"$ARTIFACTS/chromium.log" |
         grep -o 'loads=[0-9]* errors=[0-9]*' || echo "no result"
     kill -TERM "$server"

@@ -16,14 +16,7 @@ mkdir -p "$ARTIFACTS"
 "$BIN" serve Examples/police_stations.json --port "$PORT" --base-map "" >"$ARTIFACTS/serve.log" 2>&1 &
 SERVER=$!
 trap 'kill "$SERVER" 2>/dev/null || true' EXIT
-python3 - "$PORT" <<'PY'
-import sys, time, urllib.request
-for _ in range(100):
-    try:
-        if urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/health", timeout=1).status == 200: sys.exit(0)
-    except OSError: time.sleep(0.1)
-sys.exit("browser test: the server did not start")
-PY
+python3 Tests/browser/wait_for.py "http://127.0.0.1:$PORT/health" "the server"
 
 URL="http://127.0.0.1:$PORT/"
 FLAGS=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-extensions

@@ -86,14 +86,7 @@ trap 'kill "$SITE_SERVER" ${SERVER:+"$SERVER"} 2>/dev/null || true' EXIT
 serve() {  # $@: extra flags
     "$BIN" serve Examples/police_stations.json --port "$PORT" --base-map "" "$@" >>"$ARTIFACTS/maplibre-serve.log" 2>&1 &
     SERVER=$!
-    python3 - "$PORT" <<'PY'
-import sys, time, urllib.request
-for _ in range(100):
-    try:
-        if urllib.request.urlopen(f"http://127.0.0.1:{sys.argv[1]}/health", timeout=1).status == 200: sys.exit(0)
-    except OSError: time.sleep(0.1)
-sys.exit("maplibre test: the server did not start")
-PY
+    python3 Tests/browser/wait_for.py "http://127.0.0.1:$PORT/health" "the server"
 }
 stop() { kill -TERM "$SERVER"; wait "$SERVER" || true; SERVER=; }
 visit() {  # $1: a name, $2: the page's query; writes $ARTIFACTS/maplibre-$1.json and .png

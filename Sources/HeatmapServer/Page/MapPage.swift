@@ -47,6 +47,7 @@ enum MapPage {
               #controls label { margin-right: 10px; display: inline-block; }
               #legend { flex: 0 0 auto; margin-left: auto; width: 256px; height: 40px; max-width: 100%;
                 border-radius: 4px; display: none; }
+            \(timeStyle)
             </style>
             </head>
             <body>
@@ -54,6 +55,7 @@ enum MapPage {
             <div id="panel">
             <div id="controls"><label id="format-choice">format <select id="format"><option>png</option><option>webp</option></select></label></div>
             <img id="legend" alt="legend">
+            \(timePanel)
             </div>
             <script>
             "use strict";
@@ -93,14 +95,16 @@ enum MapPage {
               document.getElementById("controls").append(label);
               return { control: c, element };
             }
+            \(timeScript)
             fetch("/catalog").then((r) => r.json()).then((catalog) => {
               const controls = catalog.controls.map((c) => makeControl(c, catalog.layers[0]));
+              const time = timeControls(catalog, redraw);
               // The format's choice after the schema's controls; ?format=webp on the page asks for WebP
               // tiles (not a tile parameter: the extension says it).
               document.getElementById("controls").append(document.getElementById("format-choice"));
               const format = document.getElementById("format");
               if (new URLSearchParams(location.search).get("format") === "webp") format.value = "webp";
-              function tileURL(info) { return "/" + info.name + "/{z}/{x}/{y}{r}." + format.value + query(); }
+              function tileURL(info) { return "/" + info.name + "/{z}/{x}/{y}{r}." + format.value + query(info); }
               // The page's own query (/?gradient=fire&radius=30) sets the controls, for links.
               const given = new URLSearchParams(location.search);
               let tuned = false;
@@ -113,10 +117,10 @@ enum MapPage {
                 tuned = true;
               }
               // Sliders and the gradient always; a menu when set; a number when above 0 and in range.
-              function query() {
-                if (!tuned) return "";
-                const parts = [];
-                for (const { control, element } of controls) {
+              // The time panel's datetime= and category= for `info`'s tiles (see MapPage+Time.swift).
+              function query(info) {
+                const parts = time.parts(info);
+                for (const { control, element } of tuned ? controls : []) {
                   const value = element.value;
                   if (control.kind === "choice" && !value) continue;
                   if (control.kind === "number" &&
@@ -150,7 +154,7 @@ enum MapPage {
                 const shown = layers.find(({ info, layer }) => map.hasLayer(layer) && info.legend);
                 if (!shown) { legend.style.display = "none"; return; }
                 const z = Math.min(Math.max(Math.round(map.getZoom()), shown.info.minzoom), shown.info.maxzoom);
-                const q = query();
+                const q = query(shown.info);
                 const src = "/" + shown.info.name + "/legend.png?z=" + z + (L.Browser.retina ? "&scale=2" : "") +
                   (q ? "&" + q.slice(1) : "");
                 if (legend.getAttribute("src") !== src) legend.src = src;
@@ -162,7 +166,13 @@ enum MapPage {
               function update() {
                 tuned = true;
                 show();
-                for (const { info, layer } of layers) layer.setUrl(tileURL(info));
+                redraw();
+              }
+              function redraw() {
+                for (const { info, layer } of layers) {
+                  layer.setUrl(tileURL(info));
+                  if (info.name === time.layer) layer.setOpacity(time.hides() ? 0 : 1);
+                }
                 showLegend();
               }
               for (const { control, element } of controls) {

@@ -6,7 +6,8 @@ extension TileService {
 
     /// `/static/{layer-or-stack}/{lon},{lat},{zoom}/{width}x{height}[@2x].png`: the library's
     /// static image (``TileLayer/image(_:)``) of the layer, drawn from its tiles; 503 with
-    /// `Retry-After` when a tile is not available yet.
+    /// `Retry-After` when a tile is not available yet. With `step=` an animation
+    /// (TileService+Animation.swift).
     func staticImage(_ request: HTTPRequest, name: String, viewport: Viewport) -> HTTPReply {
         let route = Route.staticImage(layer: name, viewport: viewport)
         let limit = Self.maximumStaticPoints
@@ -22,6 +23,9 @@ extension TileService {
             try viewport.validate()
         } catch {
             return finish(.text(.badRequest, error.description), route: route)
+        }
+        if Self.asksForAnimation(request) {
+            return staticAnimation(request, name: name, viewport: viewport, route: route)
         }
         var layer: any TileLayer
         switch registry.entry(named: name) {

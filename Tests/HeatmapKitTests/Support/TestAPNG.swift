@@ -130,4 +130,28 @@ enum TestAPNG {
         guard FileManager.default.isExecutableFile(atPath: python.path) else { return false }
         return (try? TestProgram.run(python, ["-c", "import PIL.PngImagePlugin"]).status) == 0
     }
+
+    /// What Pillow reads of the APNG at `path`: its header line (`PNG frames animated loop
+    /// default_image`), then each frame's delay as Pillow says it (`500.0`) and its RGBA pixels.
+    static func pillowFrames(_ path: String, python: URL) throws -> (
+        header: String?, frames: [(duration: String, pixels: [UInt8]?)], run: TestProgram.Run
+    ) {
+        let script = """
+            import base64, sys
+            from PIL import Image
+            with Image.open(sys.argv[1]) as im:
+                print(im.format, im.n_frames, im.is_animated, im.info.get("loop"), im.default_image)
+                for i in range(im.n_frames):
+                    im.seek(i)
+                    print(im.info.get("duration"), base64.b64encode(im.convert("RGBA").tobytes()).decode())
+            """
+        let run = try TestProgram.run(python, ["-c", script, path])
+        let lines = run.standardOutput.split(separator: "\n").map(String.init)
+        let frames = lines.dropFirst().map { line in
+            let parts = line.split(separator: " ")
+            let pixels = parts.count == 2 ? Data(base64Encoded: String(parts[1])).map { [UInt8]($0) } : nil
+            return (duration: parts.first.map(String.init) ?? "", pixels: pixels)
+        }
+        return (lines.first, frames, run)
+    }
 }
