@@ -23,7 +23,9 @@ PROFILE=$(mktemp -d)
 "$BIN" serve Examples/incidents.csv --time time --categories kind --port "$PORT" --base-map "" \
     --access-log "$ARTIFACTS/time-access.log" >"$ARTIFACTS/time-serve.log" 2>&1 &
 SERVER=$!
-trap 'kill "$SERVER" 2>/dev/null || true; rm -rf "$PROFILE"' EXIT
+# A profile folder Chromium's helpers still write into is removed with a few tries; one left in /tmp never fails.
+remove_profile() { for _ in 1 2 3 4 5; do rm -rf "$PROFILE" 2>/dev/null && return 0; sleep 1; done; return 0; }
+trap 'kill "$SERVER" 2>/dev/null || true; remove_profile' EXIT
 python3 Tests/browser/wait_for.py "http://127.0.0.1:$PORT/health" "the server"
 
 URL="http://127.0.0.1:$PORT/"
