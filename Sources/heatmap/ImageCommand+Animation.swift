@@ -5,15 +5,17 @@ extension ImageCommand {
     /// `heatmap image … --datetime A/B --step S [--window W]`: an APNG of the viewport, a frame
     /// per step of the interval showing the points of its window, streamed to the output a
     /// frame at a time, with a progress bar on a terminal.
-    func runAnimation(_ animation: AnimationArguments, file: PointFile, base: URLTileLayer?) throws(CommandError) {
-        guard let index = file.filters else {
+    func runAnimation(
+        _ animation: AnimationArguments, filters: (any FilterSource)?, whole: HeatmapTileLayer, base: URLTileLayer?
+    ) throws(CommandError) {
+        guard let index = filters else {
             throw .usage("--step \(animation.step) animates the points' times: give --time COL")
         }
         let prepared: HeatmapAnimation.Prepared
         do {
             prepared = try HeatmapAnimation.prepare(
                 filter ?? LayerFilterRequest(), step: animation.step, window: animation.window, viewport: viewport,
-                source: index, whole: DataArguments.layer(file, settings: settings), settings: settings, base: base)
+                source: index, whole: whole, settings: settings, base: base)
         } catch let error as FramePlanError {
             throw .usage("--datetime \(filter?.window ?? .all), --step \(animation.step): \(error.message)")
         } catch let error as FilterError {

@@ -1,12 +1,15 @@
 import Foundation
 import HeatmapKit
+import HeatmapPostgres
 import HeatmapTiles
 
 /// `heatmap image DATA --center LAT,LNG --zoom Z --size WxH [options]`: a static image of any
-/// viewport, drawn from the same tiles as `heatmap tile` (seamless), optionally over a base layer.
+/// viewport, drawn from the same tiles as `heatmap tile` (seamless), optionally over a base layer;
+/// `--postgres URL --table T` in place of DATA draws a table's rows.
 struct ImageCommand {
     static let usage = """
         usage: heatmap image DATA --center LAT,LNG --zoom Z --size WxH [--scale S] [--output FILE]
+               heatmap image --postgres URL --table T --center LAT,LNG --zoom Z --size WxH [options]
                              [--format png|webp] [--webp-quality N]
                              [--base URL_TEMPLATE] [--base-tile-size 256|512]
                              [--radius N] [--opacity F] [--max-intensity M] [--gradient G]
@@ -32,6 +35,7 @@ struct ImageCommand {
         \(AnimationArguments.help)
         \(ImageFormatArguments.help())
         \(DataArguments.help)
+        \(PostgresArguments.help)
         """
 
     var dataPath: String
@@ -46,6 +50,8 @@ struct ImageCommand {
     /// `--datetime`, `--category`, `--scale-of`: one frame of the points kept (or, with `--step`,
     /// the interval animated and the frames' categories and scale), or `nil`.
     var filter: LayerFilterRequest?
+    /// `--postgres URL --table T`: the table drawn in place of DATA, or `nil`.
+    var postgres: (ConnectionString, PostgresTable)?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -53,12 +59,16 @@ struct ImageCommand {
             valued: DataArguments.valued.union([
                 "center", "zoom", "size", "scale", "base", "base-tile-size",
                 "output",
-            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued),
+            ]).union(SettingArguments.valued).union(ImageFormatArguments.valued).union(AnimationArguments.valued)
+                .union(PostgresArguments.valued.subtracting(["layer-name", "statement-timeout"])),
             flags: DataArguments.flags)
-        guard list.positionals.count == 1 else {
-            throw .usage("image needs DATA, got \(list.positionals.count) arguments\n\(Self.usage)")
+        postgres = try PostgresArguments.table(list)
+        guard list.positionals.count == (postgres == nil ? 1 : 0) else {
+            let what = postgres == nil ? "DATA" : "no DATA with --postgres"
+            throw .usage("image needs \(what), got \(list.positionals.count) arguments\n\(Self.usage)")
         }
-        dataPath = list.positionals[0]
+        if postgres != nil { try PostgresArguments.refuseFileOptions(list) }
+        dataPath = list.positionals.first ?? ""
         guard let centerText = list.text("center"), let zoom = try list.integer("zoom"),
             let sizeText = list.text("size")
         else { throw .usage("image needs --center LAT,LNG, --zoom Z and --size WxH\n\(Self.usage)") }
@@ -90,7 +100,7 @@ struct ImageCommand {
         output = list.text("output")
         format = try ImageFormatArguments.parse(list) ?? ImageFormatArguments(format: .png)
         options = try DataArguments.options(list)
-        try KernelArguments.check(settings, options: options, postgres: false)
+        try KernelArguments.check(settings, options: options, postgres: postgres != nil)
         filter = try FilterArguments.request(list, options: options, settings: settings)
         animation = try AnimationArguments.parse(list)
         if let animation, options.timeColumn == nil {
@@ -113,7 +123,6 @@ struct ImageCommand {
     }
 
     func run() throws(CommandError) {
-        let file = try DataArguments.read(dataPath, options: options)
         var baseLayer: URLTileLayer? = nil
         if let base {
             do {
@@ -123,13 +132,15 @@ struct ImageCommand {
                 throw .usage(error.description)
             }
         }
-        if let animation { return try runAnimation(animation, file: file, base: baseLayer) }
-        var heatmap = DataArguments.layer(file, settings: settings)
+        let (whole, filters) = try data()
+        if let animation { return try runAnimation(animation, filters: filters, whole: whole, base: baseLayer) }
+        var heatmap = whole
         if let filter {
             // No point kept: a clear image (over the base, if any).
             heatmap =
                 try FilterArguments.layer(
-                    filter, file: file, base: heatmap, settings: settings, zoom: viewport.zoom, scale: viewport.scale)
+                    filter, filters: filters, base: heatmap, settings: settings, zoom: viewport.zoom,
+                    scale: viewport.scale)
                 ?? HeatmapTileLayer(settings: settings)
         }
         let layer: any TileLayer = baseLayer.map { TileStack([$0, heatmap]) } ?? heatmap
@@ -153,6 +164,19 @@ struct ImageCommand {
             throw CommandError("\(error)")
         }
         try write(bytes)
+    }
+
+    /// The layer of every point (a file's, or a table's rows pinned to one state, as `tile`
+    /// reads them) and its filters, when read with `--time` or `--categories`.
+    private func data() throws(CommandError) -> (HeatmapTileLayer, (any FilterSource)?) {
+        guard let (connection, table) = postgres else {
+            let file = try DataArguments.read(dataPath, options: options)
+            return (DataArguments.layer(file, settings: settings), file.filters)
+        }
+        let source = try PostgresArguments.source(connection, table)
+        let pinned = source.pinned(toChangeCount: try? source.changeCount())
+        let layer = try PostgresArguments.layer(pinned, valueColumn: options.valueColumn, settings: settings)
+        return (layer, try PostgresArguments.filters(pinned))
     }
 
     private func write(_ bytes: [UInt8]) throws(CommandError) {

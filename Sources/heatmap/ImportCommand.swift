@@ -8,11 +8,14 @@ struct ImportCommand {
     static let usage = """
         usage: heatmap import DATA --postgres URL --table T [--append | --replace] [--shard URL ...]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
+                              [--time COL] [--categories COL[,COL...]]
                heatmap import --postgres URL --table T --attach
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --postgres URL     a postgresql:// URL or key=value string ("" for libpq's PG* variables)
           --table T          the table to make: lat, lng and weight columns, the x, y and
-                             key columns fast tiles need (kept by triggers), a B-tree on key, summaries
+                             key columns fast tiles need (kept by triggers), a B-tree on key, summaries;
+                             with --time and --categories also those columns, named as in DATA
+                             (timestamptz and text), so the table takes --datetime and --category
           --append           add the rows to a table import made before
           --replace          drop the table and make it afresh (in one transaction with the load)
         \(shardUsage)
@@ -55,6 +58,11 @@ struct ImportCommand {
         options = try DataArguments.options(list)
         if mode == .append, !shards.isEmpty {
             throw .usage("--append adds rows through the coordinator: leave out --shard")
+        }
+        if !shards.isEmpty, options.readsFilterColumns {
+            throw .usage(
+                "--time and --categories are copied into a table on one server, not yet over --shard: "
+                    + "import without --shard, or without them")
         }
     }
 

@@ -3,7 +3,7 @@ import HeatmapKit
 import HeatmapPostgres
 
 /// `--postgres URL --table T [--lat COL --lng COL | --geometry COL] [--weight COL] [--where SQL]`: a table in
-/// place of DATA for `tile`, `info` and `serve`.
+/// place of DATA for `tile`, `info`, `image`, `render` and `serve`.
 enum PostgresArguments {
     static let valued: Set<String> = ["postgres", "table", "where", "geometry", "layer-name", "statement-timeout"]
     static let help = """
@@ -72,6 +72,20 @@ enum PostgresArguments {
             return try PostgresFilters(source: source)
         } catch {
             throw CommandError(error.description)
+        }
+    }
+
+    /// Refuses with `--postgres` the options that read a file.
+    static func refuseFileOptions(_ list: ArgumentList) throws(CommandError) {
+        if list.text("data-format") != nil {
+            throw .usage(
+                "--data-format reads a file: with --postgres the table's columns are --lat, --lng, --weight or --geometry"
+            )
+        }
+        if list.flag("skip-invalid") {
+            throw .usage(
+                "--skip-invalid reads a file: with --postgres, rows with an unusable position or weight draw nothing "
+                    + "(heatmap info --postgres counts them)")
         }
     }
 }

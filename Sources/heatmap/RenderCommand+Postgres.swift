@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapServer
 import HeatmapTiles
 
 extension RenderCommand {
@@ -11,16 +12,7 @@ extension RenderCommand {
             throw .usage("--layer-name names a served layer: render takes --name NAME for the tile set")
         }
         guard postgres else { return }
-        if list.text("data-format") != nil {
-            throw .usage(
-                "--data-format reads a file: with --postgres the table's columns are --lat, --lng, --weight or --geometry"
-            )
-        }
-        if list.flag("skip-invalid") {
-            throw .usage(
-                "--skip-invalid reads a file: with --postgres, rows with an unusable position or weight draw nothing "
-                    + "(heatmap info --postgres counts them)")
-        }
+        try PostgresArguments.refuseFileOptions(list)
     }
 
     /// `render --postgres`: every tile from one state of the table. The source is pinned to the
@@ -77,6 +69,27 @@ extension RenderCommand {
         } catch {
             throw CommandError(failed(error.description))
         }
-        try render(layer: layer, walk: walk, metadata: metadata, failed: failed)
+        try render(
+            layer: try filteredTable(layer, source: source, extent: extent), walk: walk, metadata: metadata,
+            failed: failed)
+    }
+
+    /// `layer`, or with `--datetime`, `--category`, `--scale-of` the table's rows they keep,
+    /// drawn as the server draws `?datetime=&category=` (the same served layer over the pinned
+    /// source, its filters pushed down as bound parameters); a column or value the table lacks
+    /// is a usage error before anything is written.
+    func filteredTable(_ layer: HeatmapTileLayer, source: PostgresSource, extent: PostgresTableExtent)
+        throws(CommandError) -> any TileLayer
+    {
+        guard overrides.filter != nil else { return layer }
+        var data = LayerData(source: source, count: extent.rows, bounds: extent.bounds)
+        data.filters = try PostgresArguments.filters(source)
+        let served: ServedLayer
+        do {
+            served = try ServedLayer(name: "table", settings: settings, data: data)
+        } catch {
+            throw .usage(error.description)
+        }
+        return try filtered(served, name: dataPath)
     }
 }

@@ -171,9 +171,8 @@ struct RenderCommand {
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
         overrides = try SettingArguments.overrides(list)
-        if overrides.filter != nil, postgres != nil {
-            throw .usage("--datetime and --category are not taken with --postgres yet; give a --where clause")
-        }
+        // A table's filters need its --time and --categories, and the sum, as `tile`'s.
+        if postgres != nil { _ = try FilterArguments.request(list, options: options, settings: settings) }
         recorded = [
             "data": postgres == nil ? dataPath : "postgres table \(dataPath)",
             "zoom": "\(zooms.lowerBound)-\(zooms.upperBound)", "scale": String(scale),

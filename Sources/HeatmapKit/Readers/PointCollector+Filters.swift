@@ -71,6 +71,17 @@ extension PointCollector {
     /// categories cannot be kept (a column with too many values).
     mutating func addFilterFields(latitude: Double, longitude: Double, weight: Double) -> String? {
         guard var state = filterColumns else { return nil }
+        let t = state.pendingTime
+        if chunkFields != nil {
+            // A streamed chunk: kept beside its point, no index built.
+            if state.timeColumn != nil {
+                chunkFields?.times.append(t)
+                state.range = state.range.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
+                filterColumns = state
+            }
+            for c in state.pendingCategories.indices { chunkFields?.categories[c].append(state.pendingCategories[c]) }
+            return nil
+        }
         filterColumns = nil
         defer { filterColumns = state }
         do {
@@ -81,7 +92,6 @@ extension PointCollector {
             if case .invalidPoint(_, let reason) = error { return reason }
             return error.description
         }
-        let t = state.pendingTime
         state.range = state.range.map { min($0.lowerBound, t)...max($0.upperBound, t) } ?? t...t
         return nil
     }

@@ -31,6 +31,9 @@ struct PointCollector {
     var longRows = (count: 0, firstLine: 0, headerFields: 0)
     /// The points' times and categories, when read (see PointCollector+Filters.swift).
     var filterColumns: FilterColumnsState?
+    /// The times and categories of the points of the chunk being gathered, in a streaming read
+    /// of such columns (in place of ``filterColumns``' index).
+    var chunkFields: PointChunkFields?
 
     init(path: String, skipInvalid: Bool) {
         self.path = path
@@ -105,9 +108,10 @@ struct PointCollector {
     mutating func flushChunk() throws(PointFileError) {
         guard let chunkSink, var chunk = points, !chunk.isEmpty else { return }
         points = nil
-        try chunkSink.receive(chunk)
+        try chunkSink.receive(chunk, chunkFields)
         chunk.removeAll(keepingCapacity: true)
         points = chunk
+        chunkFields?.removeAll()
     }
 
     /// Skips an invalid row under `skipInvalid`, else throws its error.
@@ -134,7 +138,11 @@ struct PointCollector {
             report.firstLongRowLine = longRows.firstLine
             report.headerFieldCount = longRows.headerFields
         }
-        if var state = filterColumns {
+        if let state = filterColumns, chunkFields != nil {
+            // A streamed read's times went with its chunks: only their range is reported.
+            report.timeRange = state.timeColumn == nil ? nil : state.range
+        }
+        if var state = filterColumns, chunkFields == nil {
             report.timeRange = state.timeColumn == nil ? nil : state.range
             report.categories = state.builder.dictionaries
             filterColumns = nil

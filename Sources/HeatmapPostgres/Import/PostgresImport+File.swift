@@ -18,7 +18,8 @@ package enum PostgresImportError: Error, Sendable, Hashable, CustomStringConvert
 
 extension PostgresImport {
     /// Loads the points of the file at `path` (any format the readers read, with the same
-    /// options and errors) into `table`, streaming: a chunk of `chunkSize` points is read,
+    /// options and errors) into `table`, with the time and category columns `options` name
+    /// (see ``ImportedFields``), streaming: a chunk of `chunkSize` points is read,
     /// encoded and sent by `COPY`, then the next, so that memory stays bounded whatever the
     /// file's size. All or nothing: one transaction, committed after the last row; an invalid
     /// row anywhere (unless `options.skipInvalid`), a read error or a refused row rolls it
@@ -38,12 +39,13 @@ extension PostgresImport {
         let report: PointFileReport
         do {
             report = try PointFileReader.readPoints(path: path, options: options, chunkSize: chunkSize) {
-                (chunk) throws(PointFileError) in
+                (chunk, values) throws(PointFileError) in
                 do throws(PostgresError) {
                     if importer == nil {
-                        importer = try PostgresImporter(table: table, connection: conninfo, mode: mode)
+                        importer = try PostgresImporter(
+                            table: table, connection: conninfo, mode: mode, fields: ImportedFields(options))
                     }
-                    try importer?.append(chunk)
+                    try importer?.append(chunk, values: values)
                     progress?(importer?.rowsSent ?? 0)
                 } catch {
                     failure = error

@@ -61,7 +61,7 @@ package enum PostgresImport {
     /// sum the rows, and counting them would bring every row to the coordinator.
     static func finishLoad(
         table: String, quoted: String, names: ObjectNames, fresh: Bool, rows: Int, sharded: Bool = false,
-        on connection: PostgresConnection
+        fields: ImportedFields = .init(), on connection: PostgresConnection
     ) throws(PostgresError) {
         if sharded {
             try connection.execute("COMMIT")
@@ -82,7 +82,9 @@ package enum PostgresImport {
         try ChangeLog.install(table: quoted, name: name ?? table, prefix: names.prefix, on: connection)
         if fresh {
             let index = MadeObject.quoted(names.name("_key"))
-            try connection.execute("CREATE INDEX \(index) ON \(quoted) (key) INCLUDE (x, y, weight)")
+            // With the copied time and categories, so that a filtered tile is an index-only scan too.
+            let included = (["x", "y", "weight"] + fields.quotedNames).joined(separator: ", ")
+            try connection.execute("CREATE INDEX \(index) ON \(quoted) (key) INCLUDE (\(included))")
         }
         // What it made, marked as HeatmapKit's (the table itself when it made it).
         let made =
@@ -95,14 +97,15 @@ package enum PostgresImport {
 
     /// The table `import` makes, and the triggers that fill `x`, `y` and `key` for rows
     /// inserted without them and for rows whose position changes.
-    static func createStatements(_ quoted: String, names: ObjectNames) -> [String] {
-        [
+    static func createStatements(_ quoted: String, names: ObjectNames, fields: ImportedFields = .init()) -> [String] {
+        let extra = fields.definitions.map { ",\n    \($0)" }.joined()
+        return [
             """
             CREATE TABLE \(quoted) (
                 lat float8 NOT NULL CHECK (lat BETWEEN -90 AND 90),
                 lng float8 NOT NULL CHECK (lng > '-Infinity' AND lng < 'Infinity'),
                 weight real NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight < 'Infinity'),
-                x int8, y int8, key int8
+                x int8, y int8, key int8\(extra)
             )
             """
         ] + positionTriggers(quoted, names: names)

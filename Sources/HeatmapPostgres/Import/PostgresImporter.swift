@@ -23,6 +23,8 @@ package final class PostgresImporter {
     private let fresh: Bool
     /// Whether the table appended to is sharded (partitioned over `postgres_fdw` shards).
     private let sharded: Bool
+    /// The time and category columns copied beside the positions.
+    private let fields: ImportedFields
     private let start: ContinuousClock.Instant
     private var bytes: [UInt8] = []
     private var open = true
@@ -41,10 +43,15 @@ package final class PostgresImporter {
     /// - Throws: ``PostgresError``: the table exists (``PostgresImport/Mode/create``), is not
     ///   one `import` made (``PostgresImport/Mode/append``, ``PostgresImport/Mode/replace``), a
     ///   name it makes is someone else's (``PostgresError/notMadeByHeatmapKit(kind:name:found:)``),
-    ///   the name is too long (``PostgresError/nameTooLong(name:bytes:)``), or the server refused.
-    package init(table: String, connection conninfo: ConnectionString, mode: PostgresImport.Mode)
-        throws(PostgresError)
-    {
+    ///   the name is too long (``PostgresError/nameTooLong(name:bytes:)``), a column of `fields`
+    ///   is a position's or missing from the table appended to
+    ///   (``PostgresError/filterColumnUnusable(table:column:reason:)``), or the server refused.
+    package init(
+        table: String, connection conninfo: ConnectionString, mode: PostgresImport.Mode,
+        fields: ImportedFields = .init()
+    ) throws(PostgresError) {
+        try fields.checkNames(table: table)
+        self.fields = fields
         start = ContinuousClock.now
         let connection = try PostgresConnection(conninfo)
         let quoted = PostgresConnection.quoted(identifier: table)
@@ -82,19 +89,26 @@ package final class PostgresImporter {
                     throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
                 }
                 sharded = layout.partitionShift != nil
+                if sharded, !fields.names.isEmpty {
+                    throw .filterColumnUnusable(
+                        table: table, column: fields.names[0],
+                        reason: "a sharded table takes no --time or --categories copies yet: append without them")
+                }
+                try fields.checkExisting(quoted, table: table, on: connection)
                 if !sharded { try PostgresImport.remakeRowTriggers(quoted, names: names, on: connection) }
             default: break
             }
             self.fresh = fresh
             self.sharded = sharded
             if fresh {
-                for statement in PostgresImport.createStatements(quoted, names: names) {
+                for statement in PostgresImport.createStatements(quoted, names: names, fields: fields) {
                     try connection.execute(statement)
                 }
                 let trigger = MadeObject.quoted(names.name("_changes"))
                 try connection.execute(ChangeCounter.triggerStatement(table: quoted, trigger: trigger))
             }
-            try connection.beginCopy("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)")
+            let columns = (["lat", "lng", "weight", "x", "y", "key"] + fields.quotedNames).joined(separator: ", ")
+            try connection.beginCopy("COPY \(quoted) (\(columns)) FROM STDIN (FORMAT binary)")
         } catch {
             _ = try? connection.execute("ROLLBACK")
             open = false
@@ -109,18 +123,35 @@ package final class PostgresImporter {
     }
 
     /// Sends `points` (encoded with their fixed-point position and Morton key, as the index
-    /// keys them); weights are stored as `real`, as the index stores them.
+    /// keys them); weights are stored as `real`, as the index stores them. With time or
+    /// category columns (`fields` of ``init(table:connection:mode:fields:)``), `values` holds
+    /// each point's, in order.
     ///
-    /// - Throws: ``PostgresError`` (the load is then rolled back).
-    package func append(_ points: some Collection<WeightedLatLng>) throws(PostgresError) {
+    /// - Throws: ``PostgresError`` (the load is then rolled back), also when `values` lack a
+    ///   point's time or categories.
+    package func append(_ points: some Collection<WeightedLatLng>, values: PointChunkFields? = nil)
+        throws(PostgresError)
+    {
         guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
         do throws(PostgresError) {
-            for point in points {
+            let extra = fields.names.count
+            if extra > 0 {
+                guard let values, fields.timeColumn == nil || values.times.count == points.count,
+                    values.categories.count == fields.categoryColumns.count,
+                    values.categories.allSatisfy({ $0.count == points.count })
+                else { throw .invalidAnswer("the points' times or categories are missing") }
+            }
+            for (i, point) in points.enumerated() {
                 let x = UInt64(WebMercator.unitX(longitude: point.coordinate.longitude))
                 let y = UInt64(WebMercator.unitY(latitude: point.coordinate.latitude))
                 CopyEncoder.append(
                     latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
-                    weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y), to: &bytes)
+                    weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y), extraFields: extra,
+                    to: &bytes)
+                if let values, extra > 0 {
+                    if fields.timeColumn != nil { CopyEncoder.append(time: values.times[i], to: &bytes) }
+                    for column in values.categories { CopyEncoder.append(text: column[i], to: &bytes) }
+                }
                 if bytes.count >= Self.sendSize { try send() }
             }
             rowsSent += points.count
@@ -145,7 +176,7 @@ package final class PostgresImporter {
             let rows = try connection.endCopy()
             try PostgresImport.finishLoad(
                 table: table, quoted: quoted, names: names, fresh: fresh, rows: rows, sharded: sharded,
-                on: connection)
+                fields: fields, on: connection)
             return PostgresImport.Summary(rows: rows, duration: ContinuousClock.now - start)
         } catch {
             if copying { connection.abortCopy(reason: "import stopped") }

@@ -1,0 +1,85 @@
+import HeatmapKit
+
+/// The time and category columns an import copies beside the positions (`--time COL`,
+/// `--categories COL,...`), named as the file names them, so that the table can be filtered
+/// (`--datetime`, `--category`) with the same `--time` and `--categories`: the time as
+/// `timestamptz` (the file's second, UTC), each category as `text`.
+package struct ImportedFields: Sendable, Hashable {
+    /// The time column's name, or `nil`.
+    package var timeColumn: String?
+    /// The category columns' names.
+    package var categoryColumns: [String]
+
+    /// The columns `options` read (`timeColumn`, `categoryColumns`).
+    package init(_ options: PointReadOptions) {
+        timeColumn = options.timeColumn
+        categoryColumns = options.categoryColumns
+    }
+
+    /// No column beyond the positions.
+    package init() {
+        timeColumn = nil
+        categoryColumns = []
+    }
+
+    /// The names of the columns copied, time first, unquoted.
+    var names: [String] { (timeColumn.map { [$0] } ?? []) + categoryColumns }
+
+    /// The quoted names, for the `COPY` column list and the key index's `INCLUDE`.
+    var quotedNames: [String] { names.map { MadeObject.quoted($0) } }
+
+    /// The column definitions of a new table.
+    var definitions: [String] {
+        (timeColumn.map { ["\(MadeObject.quoted($0)) timestamptz"] } ?? [])
+            + categoryColumns.map { "\(MadeObject.quoted($0)) text" }
+    }
+
+    /// The columns `import` makes for the positions, which a copied column may not be named.
+    static let positionColumns: Set<String> = ["lat", "lng", "weight", "x", "y", "key"]
+
+    /// Refuses a name of the positions' columns, or one given twice.
+    ///
+    /// - Throws: ``PostgresError/filterColumnUnusable(table:column:reason:)``.
+    func checkNames(table: String) throws(PostgresError) {
+        var seen: Set<String> = []
+        for name in names {
+            if Self.positionColumns.contains(name) {
+                throw .filterColumnUnusable(
+                    table: table, column: name,
+                    reason: "import makes this column for the positions: rename the file's column")
+            }
+            guard seen.insert(name).inserted else {
+                throw .filterColumnUnusable(table: table, column: name, reason: "it is named twice")
+            }
+        }
+    }
+
+    /// Refuses appending to `quoted` (shown as `table`) when it lacks a column of the right type
+    /// (`timestamptz` for the time, `text` for a category).
+    ///
+    /// - Throws: ``PostgresError/filterColumnUnusable(table:column:reason:)``.
+    func checkExisting(_ quoted: String, table: String, on connection: PostgresConnection) throws(PostgresError) {
+        let time = timeColumn.map { [($0, "timestamptz", "--time")] } ?? []
+        let wanted = time + categoryColumns.map { ($0, "text", "--categories") }
+        for (name, type, option) in wanted {
+            let found = try connection.execute(
+                """
+                SELECT t.typname::text FROM pg_attribute a JOIN pg_type t ON t.oid = a.atttypid \
+                WHERE a.attrelid = to_regclass($1) AND a.attname = $2 AND a.attnum > 0 AND NOT a.attisdropped
+                """, [quoted, name])
+            guard found.rowCount == 1 else {
+                throw .filterColumnUnusable(
+                    table: table, column: name,
+                    reason: "an append with \(option) copies into this column, and the table has none "
+                        + "(an import without \(option) made it): --replace makes it afresh")
+            }
+            guard let declared = found.text(0, 0), declared == type else {
+                throw .filterColumnUnusable(
+                    table: table, column: name,
+                    reason:
+                        "an append with \(option) copies into a \(type) column, and it is \(found.text(0, 0) ?? "?")"
+                )
+            }
+        }
+    }
+}
