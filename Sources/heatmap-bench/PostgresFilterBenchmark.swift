@@ -30,14 +30,62 @@ struct PostgresFilterReport: Codable {
     var tiles: [Pair] = []
     var maxima: [Pair] = []
     var plans: [Plan] = []
+    /// Filtered tiles of the table as made by hand (columns added and filled with `UPDATE`, an index on
+    /// the time) against the same rows imported with `--time` and `--categories` (the columns in the key
+    /// index's `INCLUDE`).
+    struct Copied: Codable {
+        var what: String
+        var filter: String
+        var rounds: Int
+        var alteredMilliseconds: Double
+        var copiedMilliseconds: Double
+        /// The median over the rounds of copied ÷ altered within a round.
+        var copiedOverAlteredPaired: Double
+    }
+    var copied: [Copied] = []
+    /// The plans of the copied table's filtered tiles.
+    var copiedPlans: [Plan] = []
 }
 
 /// `--only postgres-filters`: a table of `rows` of the benchmark's seeded points
 /// (`heatmap_bench_filters`, imported unless it holds as many) with a time over 2024 and a
-/// category of four values derived from each row's key, a B-tree on the time; tiles from dense
+/// category of four values derived from each row's position, a B-tree on the time; tiles from dense
 /// to sparse and M(z), each filtered (a day, a month, the year, a month of one category) against
-/// unfiltered, in alternation on the same layer's statements.
+/// unfiltered, in alternation on the same layer's statements; and the same filtered tiles of the rows
+/// imported with their time and category (`heatmap_bench_filters_copied`, as `heatmap import --time
+/// --categories` makes it) against the first table's.
 enum PostgresFilterBenchmark {
+    static let kinds = ["burglary", "theft", "assault", "arson"]
+
+    /// A point's time and kind, from its fixed-point position as the tables store it (the SQL of
+    /// the `UPDATE` computes the same from `x` and `y`).
+    static func fields(_ point: WeightedLatLng) -> (Int64, String) {
+        let x = Int64(WebMercator.unitX(longitude: point.coordinate.longitude))
+        let y = Int64(WebMercator.unitY(latitude: point.coordinate.latitude))
+        return (1_704_067_200 + (x * 31 + y) % 31_622_400, kinds[Int(((x ^ y) >> 3) % 4)])
+    }
+
+    /// Imports `points` into `name` with their time as `reported` and kind as `kind`, as `heatmap
+    /// import --time reported --categories kind` does.
+    static func importCopied(_ points: [WeightedLatLng], into name: String, connection: ConnectionString) throws {
+        let importer = try PostgresImporter(
+            table: name, connection: connection, mode: .replace,
+            fields: ImportedFields(timeColumn: "reported", categoryColumns: ["kind"]))
+        var next = 0
+        while next < points.count {
+            let chunk = points[next..<min(points.count, next + (1 << 15))]
+            var values = PointChunkFields(categoryColumns: 1)
+            for point in chunk {
+                let (time, kind) = fields(point)
+                values.times.append(time)
+                values.categories[0].append(kind)
+            }
+            try importer.append(chunk, values: values)
+            next += chunk.count
+        }
+        _ = try importer.finish()
+    }
+
     static func run(url: String, rows: Int, seed: UInt64, log: (String) -> Void) throws -> PostgresFilterReport {
         let conninfo = ConnectionString(url)
         let name = "heatmap_bench_filters"
@@ -45,18 +93,22 @@ enum PostgresFilterBenchmark {
         let present =
             try connection.execute("SELECT to_regclass($1) IS NOT NULL", [name]).text(0, 0) == "t"
             ? try connection.execute("SELECT count(*) FROM \(name)").text(0, 0).flatMap { Int($0) } : nil
-        if present != rows {
+        let copiedPresent =
+            try connection.execute("SELECT to_regclass($1) IS NOT NULL", [name + "_copied"]).text(0, 0) == "t"
+        if present != rows || !copiedPresent {
             log("postgres-filters: importing \(rows) rows into \(name)")
             let data = SyntheticData(count: rows, seed: seed)
             _ = try PostgresImport.run(points: data.points, into: name, connection: conninfo, mode: .replace)
+            log("postgres-filters: importing \(rows) rows with their times and kinds into \(name)_copied")
+            try importCopied(data.points, into: name + "_copied", connection: conninfo)
             try connection.execute(
                 """
                 ALTER TABLE \(name) ADD COLUMN reported timestamptz, ADD COLUMN kind text
                 """)
             try connection.execute(
                 """
-                UPDATE \(name) SET reported = to_timestamp(1704067200 + mod(abs(key # (key >> 23)), 31622400)), \
-                kind = (ARRAY['burglary', 'theft', 'assault', 'arson'])[mod(abs(key >> 5), 4) + 1]
+                UPDATE \(name) SET reported = to_timestamp(1704067200 + mod(x * 31 + y, 31622400)), \
+                kind = (ARRAY['burglary', 'theft', 'assault', 'arson'])[mod((x # y) >> 3, 4) + 1]
                 """)
             try connection.execute("CREATE INDEX ON \(name) (reported)")
             try connection.execute("VACUUM ANALYZE \(name)")
@@ -65,6 +117,9 @@ enum PostgresFilterBenchmark {
         table.timeColumn = "reported"
         table.categoryColumns = ["kind"]
         let source = try PostgresSource(connection: conninfo, table: table)
+        var copiedTable = table
+        copiedTable.name = name + "_copied"
+        let copiedSource = try PostgresSource(connection: conninfo, table: copiedTable)
         let filters: [(String, TimeWindow, [CategorySelection])] = [
             ("2024-06-01/2024-06-02", try TimeWindow(parsing: "2024-06-01/2024-06-02"), []),
             ("2024-06-01/2024-07-01", try TimeWindow(parsing: "2024-06-01/2024-07-01"), []),
@@ -79,6 +134,8 @@ enum PostgresFilterBenchmark {
         for (label, window, categories) in filters {
             let filtered = try source.filtered(window: window, categories: categories)
             let layer = HeatmapTileLayer(source: filtered)
+            let copied = try copiedSource.filtered(window: window, categories: categories)
+            let copiedLayer = HeatmapTileLayer(source: copied)
             for (zoom, scale) in [(4, 1), (8, 2), (11, 1), (14, 2)] {
                 let n = Double(1 << zoom)
                 let x = Int((-97.5 + 180) / 360 * n)
@@ -90,6 +147,20 @@ enum PostgresFilterBenchmark {
                 }
                 log(line(pair))
                 report.tiles.append(pair)
+                let times = try Measure.paired(repetitions: 5, warmups: 1, slow: 30) {
+                    _ = try layer.intensity(x: x, y: y, zoom: zoom, scale: scale)
+                } _: {
+                    _ = try copiedLayer.intensity(x: x, y: y, zoom: zoom, scale: scale)
+                }
+                let compared = PostgresFilterReport.Copied(
+                    what: pair.what, filter: label, rounds: times.first.count, alteredMilliseconds: times.firstMedian,
+                    copiedMilliseconds: times.secondMedian, copiedOverAlteredPaired: times.pairedRatioMedian)
+                log(
+                    String(
+                        format: "postgres-filters %@ %@ altered %9.2f ms, copied %9.2f ms (paired %.2fx)",
+                        pair.what, label, compared.alteredMilliseconds, compared.copiedMilliseconds,
+                        compared.copiedOverAlteredPaired))
+                report.copied.append(compared)
                 if zoom == 8 || zoom == 14, categories.isEmpty, label.hasSuffix("07-01") {
                     let space = try PixelSpace(zoom: zoom, scale: scale)
                     let rect = PixelRect(tileX: x, y: y, in: space)
@@ -99,6 +170,11 @@ enum PostgresFilterBenchmark {
                         let (statement, plan) = try filtered.explained(query)
                         report.plans.append(
                             .init(tile: "\(zoom)/\(x)/\(y)@\(scale)x", filter: label, statement: statement, plan: plan))
+                        let copiedPlan = try copied.explained(query)
+                        report.copiedPlans.append(
+                            .init(
+                                tile: "\(zoom)/\(x)/\(y)@\(scale)x", filter: label, statement: copiedPlan.statement,
+                                plan: copiedPlan.plan))
                     }
                 }
             }

@@ -7,7 +7,8 @@ usage: python3 scripts/bench/postgres_filters_table.py [bench/results/postgres-f
 
 The report is `heatmap-bench --only postgres-filters --postgres URL --json FILE`. Without --write it
 prints the blocks; with it, it replaces the generated blocks of docs/guides/postgresql.md (plan and
-table) and README.md (the plan's index lines, at most 8).
+table, and the table imported with --time and --categories against the one altered by hand) and README.md
+(the plan's index lines, at most 8); the plans shown are the imported table's when the report has them.
 """
 import json
 import os
@@ -18,14 +19,19 @@ BEGIN = "<!-- BEGIN GENERATED: {} -->"
 END = "<!-- END GENERATED -->"
 
 
-def plan_block(report, limit=None):
-    plan = next((p for p in report["plans"] if p["tile"].startswith("8/")), report["plans"][0])
+def plan_block(report, limit=None, key=None):
+    # The table import makes with --time and --categories when the report has it, else the altered one.
+    key = key or ("copiedPlans" if report.get("copiedPlans") else "plans")
+    plans = report[key]
+    plan = next((p for p in plans if p["tile"].startswith("8/")), plans[0])
     lines = plan["plan"]
     if limit is not None:
         # The lines naming an index and its condition, in order, at most `limit`.
         keep = [l for l in lines if ("Index" in l or "Bitmap" in l) and "Filter:" not in l and "Recheck" not in l]
         lines = keep[:limit]
-    head = f"EXPLAIN of tile {plan['tile']} with --datetime {plan['filter']} ({report['rows']:,} rows):"
+    table = "heatmap_bench_filters_copied" if key == "copiedPlans" else "heatmap_bench_filters"
+    head = (f"EXPLAIN of tile {plan['tile']} of {table} with --datetime {plan['filter']} "
+            f"({report['rows']:,} rows):")
     return head, "```\n" + "\n".join(l.rstrip() for l in lines) + "\n```"
 
 
@@ -38,6 +44,15 @@ def table(report):
         out.append(f"| {pair['what']} | {pair['filter']} | {pair['unfilteredMilliseconds']:.1f} ms | "
                    f"{pair['filteredMilliseconds']:.1f} ms | {pair['filteredOverUnfilteredPaired']:.2f}x | "
                    f"{pair['rounds']} |")
+    return "\n".join(out)
+
+
+def copied_table(report):
+    out = ["| what | filter | columns added by hand | imported with --time, --categories | "
+           "imported ÷ by hand (paired median) | rounds |", "|---|---|---:|---:|---:|---:|"]
+    for pair in report.get("copied", []):
+        out.append(f"| {pair['what']} | {pair['filter']} | {pair['alteredMilliseconds']:.1f} ms | "
+                   f"{pair['copiedMilliseconds']:.1f} ms | {pair['copiedOverAlteredPaired']:.2f}x | {pair['rounds']} |")
     return "\n".join(out)
 
 
@@ -63,11 +78,14 @@ def main() -> int:
     head, full = plan_block(report)
     short_head, short = plan_block(report, limit=6)
     if "--write" not in sys.argv:
-        print(head + "\n\n" + full + "\n\n" + table(report) + "\n\nREADME:\n" + short_head + "\n" + short)
+        print(head + "\n\n" + full + "\n\n" + table(report) + "\n\n" + copied_table(report) + "\n\nREADME:\n"
+              + short_head + "\n" + short)
         return 0
     guide = os.path.join(ROOT, "docs/guides/postgresql.md")
     replace(guide, "postgres-filters-plan", head + "\n\n" + full)
     replace(guide, "postgres-filters-table", table(report))
+    if report.get("copied"):
+        replace(guide, "postgres-filters-copied", copied_table(report))
     replace(os.path.join(ROOT, "README.md"), "postgres-filters-plan", short_head + "\n" + short)
     return 0
 

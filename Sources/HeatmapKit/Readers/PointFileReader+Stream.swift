@@ -14,7 +14,7 @@ package struct PointChunkFields: Sendable, Hashable {
     package var categories: [[String]]
 
     /// Empty fields for `categoryColumns` columns.
-    init(categoryColumns: Int) {
+    package init(categoryColumns: Int) {
         categories = Array(repeating: [], count: categoryColumns)
     }
 

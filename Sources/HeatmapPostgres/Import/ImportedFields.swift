@@ -16,6 +16,12 @@ package struct ImportedFields: Sendable, Hashable {
         categoryColumns = options.categoryColumns
     }
 
+    /// The columns named.
+    package init(timeColumn: String?, categoryColumns: [String]) {
+        self.timeColumn = timeColumn
+        self.categoryColumns = categoryColumns
+    }
+
     /// No column beyond the positions.
     package init() {
         timeColumn = nil
