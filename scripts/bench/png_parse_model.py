@@ -22,7 +22,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from png_floor import dense_tiles, ensure_venv, filtered, write_results  # noqa: E402
-from png_matcher_model import LENGTH_EXTRA, distance_symbol, length_symbol, run_lengths  # noqa: E402
+from png_matcher_model import count_match, distance_symbol, length_symbol, run_lengths  # noqa: E402
 
 
 def modelled_bytes(literals, distances, extra):
@@ -74,11 +74,7 @@ def parse(data, lengths=None, hashed=None):
                 i += length
                 continue
         if length:
-            symbol = length_symbol(length)
-            code, code_extra = distance_symbol(distance)
-            literals[257 + symbol] += 1
-            distances[code] += 1
-            extra += LENGTH_EXTRA[symbol] + code_extra
+            extra += count_match(literals, distances, length, distance_symbol(distance))
             i += length
         else:
             literals[values[i]] += 1
