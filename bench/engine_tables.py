@@ -47,7 +47,8 @@ def tables(r):
     formats = r.get("bytes", [])
     if formats:
         print()
-        print("| tile (1M points) | kind | RGBA PNG (today) | palette PNG (255 entries) | ÷ | encode ×faster "
+        points = next((x["points"] for x in r.get("index", [])), 1_000_000)
+        print(f"| tile ({points / 1e6:g}M points) | kind | RGBA PNG (today) | palette PNG (255 entries) | ÷ | encode ×faster "
               "| colour + encode ×faster | lossless WebP | lossy WebP q90 | libpng level 6: RGBA, palette "
               "| Pillow optimize: RGBA, palette |")
         print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

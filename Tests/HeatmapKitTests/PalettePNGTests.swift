@@ -147,6 +147,27 @@ struct PalettePNGTests {
         #expect(try PNGDecoder.decode(rgba) == picture)
     }
 
+    @Test("a dense 512 px palette tile (short matches weighed) decodes to its pixels with libpng and our decoder")
+    func denseTile() throws {
+        var rng = SplitMix64(seed: 23)
+        let colors = (0..<200).map { UInt32($0) << 8 | 0x40_0000 | UInt32(179) << 24 }
+        var picture = RGBAImage(transparentWidth: 512, height: 512)
+        for y in 0..<512 {
+            for x in 0..<512 {
+                // A smooth field quantised to 200 colours, give or take one: residuals of 0 and ±1.
+                let field = 10 + ((x - 256) * (x - 256) + (y - 256) * (y - 256)) / 700  // 10 to 197
+                let index = min(199, max(0, field + Int.random(in: -1...1, using: &rng)))
+                withUnsafeBytes(of: colors[index].littleEndian) {
+                    for k in 0..<4 { picture.pixels[4 * (y * 512 + x) + k] = $0[k] }
+                }
+            }
+        }
+        let png = try PNGEncoder().encode(picture)
+        #expect(chunks(png)[0].data[9] == 3)
+        #expect(try PNGDecoder.decode(png) == picture)
+        #expect(TestPNG.libpng(png) == picture)
+    }
+
     @Test("bits are packed high first, rows padded, with the Paeth filter of one byte a pixel")
     func packing() {
         let indices: [UInt8] = [1, 0, 1, 1, 0, 0, 0, 1, 1]

@@ -228,6 +228,48 @@ struct RunLengthDeflateTests {
         #expect(split.count < whole.count)
     }
 
+    @Test("Short matches weighed against literals: zlib inflates every stream; dear short runs become literals")
+    func weighedShortMatches() {
+        // Residuals of a smooth field: mostly 0, often ±1, so runs of 3 to 5 zeros are common and
+        // a zero costs about a bit as a literal.
+        var generator = SplitMix64(seed: 41)
+        let residuals = (0..<200_000).map { _ -> UInt8 in
+            switch UInt8.random(in: 0...19, using: &generator) {
+            case 0...10: 0
+            case 11...14: 1
+            case 15...18: 255
+            default: 2
+            }
+        }
+        for (name, bytes) in samples + [("residuals", residuals)] {
+            let stream = bytes.withUnsafeBufferPointer {
+                RunLengthDeflate.compress(
+                    $0, prefix: 0, suffix: 8, farDistance: 2, segmentBytes: 32768, weighingShortMatches: true)
+            }
+            #expect(inflate(Array(stream.dropLast(8)), expectedCount: bytes.count) == bytes, "\(name)")
+        }
+        let (greedy, weighed) = residuals.withUnsafeBufferPointer { input in
+            (
+                RunLengthDeflate.compress(input, prefix: 0, suffix: 8, farDistance: 2, segmentBytes: 32768),
+                RunLengthDeflate.compress(
+                    input, prefix: 0, suffix: 8, farDistance: 2, segmentBytes: 32768, weighingShortMatches: true)
+            )
+        }
+        #expect(weighed.count < greedy.count)
+        // The costs: at least a bit a literal, a bit more for a match's distance, nothing from too few tokens.
+        var counts = [UInt32](repeating: 0, count: RunTokenizer.tokenCount)
+        var costs = [Float](repeating: -1, count: RunTokenizer.shortMatchCostCount)
+        #expect(!RunLengthDeflate.shortMatchCosts(counts, into: &costs))
+        counts[0] = 3000
+        counts[1] = 1000
+        counts[256] = 1000  // Matches of 3 bytes at distance 1.
+        #expect(RunLengthDeflate.shortMatchCosts(counts, into: &costs))
+        #expect(costs[0] == 1)
+        #expect(abs(costs[1] - 2.32) < 0.02)
+        #expect(abs(costs[256] - 3.32) < 0.02)
+        #expect(costs[2] > costs[1] && costs[257] > costs[256])
+    }
+
     @Test("The stream sits between the reserved prefix and suffix, in an array of exactly that size")
     func prefixAndSuffix() {
         let bytes = samples.first { $0.0 == "runs" }?.1 ?? []

@@ -38,6 +38,14 @@ def distance_symbol(distance):
     return symbol, 0 if symbol < 4 else symbol // 2 - 1
 
 
+def count_match(literals, distances, length, code):
+    """Counts a match's length symbol and its distance symbol `code` (symbol, extra bits); returns its extra bits."""
+    symbol = length_symbol(length)
+    literals[257 + symbol] += 1
+    distances[code[0]] += 1
+    return LENGTH_EXTRA[symbol] + code[1]
+
+
 def run_lengths(data, distance):
     """For each position, how many bytes from it on equal those `distance` before (at most 258)."""
     import numpy as np
@@ -64,11 +72,7 @@ def deflate_bytes(data, distances, minimums, lazy=False):
         if lazy and length >= 3 and i + 1 < n and best[i + 1] > length:
             length = 0
         if length >= 3:
-            symbol = length_symbol(length)
-            literals[257 + symbol] += 1
-            distance, distance_extra = codes[which[i]]
-            lengths[distance] += 1
-            extra += LENGTH_EXTRA[symbol] + distance_extra
+            extra += count_match(literals, lengths, length, codes[which[i]])
             i += length
         else:
             literals[values[i]] += 1

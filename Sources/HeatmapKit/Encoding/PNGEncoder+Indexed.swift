@@ -32,7 +32,7 @@ extension PNGEncoder {
             // from row to row), or the index 2 before (a pixel pattern of period two).
             bytes = RunLengthDeflate.compress(
                 data, prefix: head.count + 8, suffix: 16, farDistance: rowsAbove ? stride : 2,
-                segmentBytes: Self.paletteSegmentBytes)
+                segmentBytes: Self.paletteSegmentBytes, weighingShortMatches: !rowsAbove)
         case .zlib:
             bytes = try Self.zlibStream(data, level: compressionLevel, prefix: head.count + 8, suffix: 16)
         }
@@ -52,7 +52,7 @@ extension PNGEncoder {
     }
 
     /// The bytes of filtered rows after which the run-length deflate may start a block with
-    /// codes of its own (``RunLengthDeflate/splitBlocks(_:count:equalAt1:equalAt4:tokens:histograms:segmentBytes:)``).
+    /// codes of its own (``RunLengthDeflate/splitBlocks(_:count:equalAt1:equalAt4:tokens:histograms:segmentBytes:weighingShortMatches:)``).
     static let paletteSegmentBytes = 32768
 
     /// The signature, `IHDR` (colour type 3), `PLTE` and `tRNS` of a palette PNG, whole.

@@ -6,18 +6,28 @@ extension RunLengthDeflate {
     /// the two apart: a tile whose statistics change (an empty margin, a dense centre) gets a
     /// block, and Huffman codes, for each part.
     ///
+    /// With `weighingShortMatches`, each segment after the first weighs its short matches
+    /// against literals (``RunTokenizer/tokenize(_:from:until:equalAt1:equalAt4:tokens:histogram:shortMatchCosts:)``)
+    /// at the bits the segment before spent on them (``shortMatchCosts(_:into:)``).
+    ///
     /// - Precondition: `tokens` holds `count` tokens, `histograms` the counters of
     ///   `(count + segmentBytes - 1) / segmentBytes` segments (at least one); `segmentBytes > 0`.
     /// - Complexity: O(n), plus O(768) a segment.
     static func splitBlocks(
         _ bytes: UnsafePointer<UInt8>, count n: Int, equalAt1: UnsafePointer<UInt64>, equalAt4: UnsafePointer<UInt64>,
-        tokens: UnsafeMutablePointer<UInt16>, histograms: UnsafeMutablePointer<UInt32>, segmentBytes: Int
+        tokens: UnsafeMutablePointer<UInt16>, histograms: UnsafeMutablePointer<UInt32>, segmentBytes: Int,
+        weighingShortMatches: Bool = false
     ) -> [Block] {
         let width = RunTokenizer.tokenCount
         let segments = max(1, (n + segmentBytes - 1) / segmentBytes)
         histograms.initialize(repeating: 0, count: segments * width)
         let joined = UnsafeMutablePointer<UInt32>.allocate(capacity: width)
-        defer { joined.deallocate() }
+        let costs = UnsafeMutablePointer<Float>.allocate(capacity: RunTokenizer.shortMatchCostCount)
+        defer {
+            joined.deallocate()
+            costs.deallocate()
+        }
+        var weighing = false
         var blocks: [Block] = []
         var position = 0
         var tokenCount = 0
@@ -29,9 +39,11 @@ extension RunLengthDeflate {
             let segmentStart = tokenCount
             let parsed = RunTokenizer.tokenize(
                 bytes, from: position, until: min(n, (segment + 1) * segmentBytes), equalAt1: equalAt1,
-                equalAt4: equalAt4, tokens: tokens + tokenCount, histogram: counts)
+                equalAt4: equalAt4, tokens: tokens + tokenCount, histogram: counts,
+                shortMatchCosts: weighing ? UnsafePointer(costs) : nil)
             position = parsed.end
             tokenCount += parsed.tokens
+            if weighingShortMatches { weighing = shortMatchCosts(counts, into: costs) }
             let bits = estimatedBits(counts)
             if segment == 0 {
                 blockBits = bits
@@ -50,6 +62,27 @@ extension RunLengthDeflate {
         }
         blocks.append(Block(tokens: tokens + blockStart, count: tokenCount - blockStart, histogram: blockCounts))
         return blocks
+    }
+
+    /// Writes the bits a literal of each byte and a match of 3 to 10 bytes would take in codes
+    /// built for the tokens counted in `counts`
+    /// (``RunTokenizer/shortMatchCostCount`` costs, as ``RunTokenizer`` weighs them): log₂ of
+    /// the tokens over the token's count, at least 1; a match adds the 1 bit of its distance
+    /// (a block uses two distance codes); a byte or length not seen, a bit more than the
+    /// rarest could take. Returns false, writing nothing, for under 1,024 tokens: too few to
+    /// weigh by.
+    static func shortMatchCosts(_ counts: UnsafePointer<UInt32>, into costs: UnsafeMutablePointer<Float>) -> Bool {
+        var total: UInt32 = 0
+        for k in 0..<RunTokenizer.tokenCount { total &+= counts[k] }
+        guard total >= 1024 else { return false }
+        let logTotal = fastLog2(Float(total))
+        func bits(_ count: UInt32) -> Float { count == 0 ? logTotal + 1 : max(1, logTotal - fastLog2(Float(count))) }
+        for byte in 0..<256 { costs[byte] = bits(counts[byte]) }
+        for length in 3...RunTokenizer.shortMatchLongest {
+            // Near and far matches of one length share its length symbol.
+            costs[253 + length] = bits(counts[253 + length] &+ counts[509 + length]) + 1
+        }
+        return true
     }
 
     /// About the bits of a dynamic block of the tokens counted in `counts`: their entropy,

@@ -25,14 +25,18 @@ enum RunLengthDeflate {
     ///
     /// Matches repeat the byte before or the bytes `farDistance` (``RunTokenizer/farDistances``) before.
     /// With `segmentBytes`, the tokens go in blocks of their own Huffman codes where the
-    /// statistics change (``splitBlocks(_:count:equalAt1:equalAt4:tokens:histograms:segmentBytes:)``).
+    /// statistics change (``splitBlocks(_:count:equalAt1:equalAt4:tokens:histograms:segmentBytes:weighingShortMatches:)``),
+    /// and with `weighingShortMatches` as well (far distance 2 only), short matches that cost more
+    /// than their bytes as literals are written as literals.
     ///
     /// - Precondition: `suffix >= 8`: the bit stream stores 8 bytes at a time.
     /// - Complexity: O(n).
     static func compress(
-        _ input: UnsafeBufferPointer<UInt8>, prefix: Int, suffix: Int, farDistance: Int = 4, segmentBytes: Int? = nil
+        _ input: UnsafeBufferPointer<UInt8>, prefix: Int, suffix: Int, farDistance: Int = 4, segmentBytes: Int? = nil,
+        weighingShortMatches: Bool = false
     ) -> [UInt8] {
         precondition(suffix >= 8, "the bit stream stores up to 7 bytes past its end")
+        precondition(!weighingShortMatches || farDistance == 2, "short matches are weighed at the far distance 2")
         let n = input.count
         let words = RunTokenizer.maskWordCount(byteCount: n)
         let segments = segmentBytes.map { max(1, (n + $0 - 1) / $0) } ?? 1
@@ -50,7 +54,7 @@ enum RunLengthDeflate {
             if let segmentBytes, segments > 1 {
                 blocks = splitBlocks(
                     bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histograms: histogram,
-                    segmentBytes: segmentBytes)
+                    segmentBytes: segmentBytes, weighingShortMatches: weighingShortMatches)
             } else {
                 blocks[0].count = RunTokenizer.tokenize(
                     bytes, count: n, equalAt1: equalAt1, equalAt4: equalAt4, tokens: tokens, histogram: histogram)

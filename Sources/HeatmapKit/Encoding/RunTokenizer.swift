@@ -16,6 +16,13 @@ enum RunTokenizer {
     /// The number of distinct tokens: 256 literals and 2 × 256 match lengths.
     static let tokenCount = 768
 
+    /// The number of bit costs ``tokenize(_:from:until:equalAt1:equalAt4:tokens:histogram:shortMatchCosts:)``
+    /// weighs short matches with: 256 literals, then matches of 3 to ``shortMatchLongest`` bytes.
+    static let shortMatchCostCount = 256 + shortMatchLongest - 2
+
+    /// The longest match weighed against literals: 10, the longest whose length code has no extra bits.
+    static let shortMatchLongest = 10
+
     /// The number of 64-bit words ``equalityMasks(_:count:near:far:)`` writes for `count`
     /// bytes: one a 64 bytes and one zero word after them, which the parse reads past the end.
     static func maskWordCount(byteCount: Int) -> Int { (byteCount + 63) / 64 + 1 }
@@ -105,9 +112,16 @@ enum RunTokenizer {
     ///
     /// - Precondition: as for ``tokenize(_:count:equalAt1:equalAt4:tokens:histogram:)``, with
     ///   the masks' words zero past the bytes.
+    ///
+    /// With `shortMatchCosts` (``shortMatchCostCount`` bits: a literal's for each byte, then a
+    /// match's of 3 to 10 bytes), a match of at most ``shortMatchLongest`` bytes whose bytes
+    /// cost fewer bits as literals is written as those literals (the far distance must be 2): on dense
+    /// palette tiles, where a zero residual codes in a bit or two, a short run is dearer as a
+    /// match. The tokens are then no longer the greedy parse, but still spell the same bytes.
     static func tokenize(
         _ bytes: UnsafePointer<UInt8>, from start: Int, until limit: Int, equalAt1: UnsafePointer<UInt64>,
-        equalAt4: UnsafePointer<UInt64>, tokens: UnsafeMutablePointer<UInt16>, histogram: UnsafeMutablePointer<UInt32>
+        equalAt4: UnsafePointer<UInt64>, tokens: UnsafeMutablePointer<UInt16>, histogram: UnsafeMutablePointer<UInt32>,
+        shortMatchCosts: UnsafePointer<Float>? = nil
     ) -> (tokens: Int, end: Int) {
         var t = 0
         var i = start
@@ -145,6 +159,24 @@ enum RunTokenizer {
                 // before the runs are (measured: the move was 6% slower on the densest tile).
                 let far = run4 > run1
                 let length = far ? run4 : run1
+                if let costs = shortMatchCosts, length <= shortMatchLongest {
+                    // The bytes repeat the one before (near) or the two before (far): so many of each.
+                    let first = costs[Int(bytes[i])]
+                    let literalBits =
+                        far
+                        ? Float((length &+ 1) >> 1) * first + Float(length >> 1) * costs[Int(bytes[i &+ 1])]
+                        : Float(length) * first
+                    if literalBits < costs[253 &+ length] {
+                        for _ in 0..<length {
+                            let byte = bytes[i]
+                            tokens[t] = UInt16(byte)
+                            histogram[Int(byte)] &+= 1
+                            t &+= 1
+                            i &+= 1
+                        }
+                        continue
+                    }
+                }
                 let token = 253 &+ length &+ (far ? 256 : 0)
                 tokens[t] = UInt16(truncatingIfNeeded: token)
                 histogram[token] &+= 1
