@@ -149,6 +149,21 @@ import Testing
         #expect(rowLevels.count > 2 && asked(rows, from: rowLevels[0]) == rowLevels.suffix(1))
     }
 
+    @Test("summaries ending at cells half as wide as the first fine level's: the last level, no rows read")
+    func summariesBetweenFineLevels() throws {
+        let index = try PointIndex(points: Self.clusters(seed: 2))
+        let kernel = GaussianKernel(radius: 20)
+        for zoom in 5...14 {
+            let space = try PixelSpace(zoom: zoom, scale: 1)
+            // From a database, cells of 16 pixels first (level 28 − zoom); the summaries end at 8.
+            let costs = CellCosts(summarized: 27 - zoom, isRemote: true, questionCells: 4096)
+            let levels = MaximumPlan(space: space, kernel: kernel, costs: costs).stages.map(\.level)
+            #expect(levels.suffix(2) == [28 - zoom, 27 - zoom], "zoom \(zoom): \(levels)")
+            let m = Costed(index: index, cellCosts: costs).maximumIntensity(space: space, kernel: kernel)
+            #expect(m == index.maximumIntensity(space: space, kernel: kernel), "zoom \(zoom)")
+        }
+    }
+
     @Test("coarse levels unless most points are alone in fine cells as spread out at the coarse scale")
     func coarseLevels() throws {
         let space = try PixelSpace(zoom: 12, scale: 1)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The before/after tables of docs/design/maximum-search.md from maximum_ab.py's result files.
 
-    python3 scripts/bench/maximum_table.py bench/results/maximum-memory.json [more.json ...]
-    python3 scripts/bench/maximum_table.py --readme bench/results/maximum-memory.json [more.json ...]
+    python3 scripts/bench/maximum_table.py bench/results/maximum-memory-1m.json [more.json ...]
+    python3 scripts/bench/maximum_table.py --readme bench/results/maximum-memory-1m.json [more.json ...]
 
 Prints, per file, a Markdown table: a row per zoom, a column per size (points or rows), each cell
 "before → after (after ÷ before, CPU's)" in milliseconds (seconds from PostgreSQL), and the load

@@ -60,7 +60,9 @@ package struct MaximumPlan: Sendable {
     ///   that where the source reads rows, whose reads cost by the row: finer cells bound more
     ///   tightly, and what they leave is less to read again), then 4 × 4 times finer while cells
     ///   are wider than a pixel, then the source's finest summarised level where it is finer
-    ///   still (down to cells of 2 pixels).
+    ///   still (down to cells of 2 pixels). From rows, where the summaries end at cells half as
+    ///   wide as the first's, those instead of cells 4 × 4 times finer: read without a row, while
+    ///   the finer cells' rows are read again by the exact pass.
     /// - Before them, coarse levels: the first read over the whole world has cells 16 times as
     ///   wide as the first fine level's (or the source's finest summarised level where that is
     ///   coarser), then 4 × 4 times finer each where the source answers cheaply (not from its
@@ -109,7 +111,11 @@ package struct MaximumPlan: Sendable {
             let finest = summarized > first && summarized < coarse && !cheap.contains(summarized) ? [summarized] : []
             levels.insert(contentsOf: [coarse] + (cheap + finest).sorted(by: >), at: 0)
         }
-        if first - 2 > pixel, first - 2 >= 2 { levels.append(first - 2) }
+        // From rows, cells 4 × 4 times finer than the first cost a read of the rows around those
+        // left, which the exact pass reads again: where the summaries end between (cells half as
+        // wide as the first's), those, read without a row.
+        let next = costs.isRemote && summarized == first - 1 ? summarized : first - 2
+        if next > pixel, next >= 2 { levels.append(next) }
         if let last = levels.last, max(summarized, pixel + 1, 2) < last { levels.append(max(summarized, pixel + 1)) }
         stages = levels.map(stage)
         diveLevel = summarized <= levels[0] && costs.isRemote ? min(levels[0] + 4, 31) : nil
