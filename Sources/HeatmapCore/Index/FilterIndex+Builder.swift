@@ -7,14 +7,14 @@ extension FilterIndex {
     /// let index = builder.build()
     /// ```
     package struct Builder: Sendable {
-        private var keys: [UInt64] = []
-        private var weights: [Float] = []
-        private var times: [Int64] = []
-        private var codes: [[UInt16]]
+        var keys: [UInt64] = []
+        var weights: [Float] = []
+        var times: [Int64] = []
+        var codes: [[UInt16]]
         /// The category columns' dictionaries so far.
-        package private(set) var dictionaries: [CategoryDictionary]
+        package internal(set) var dictionaries: [CategoryDictionary]
         /// The sum of the weights appended, as an index keeps them.
-        package private(set) var totalWeight = 0.0
+        package internal(set) var totalWeight = 0.0
 
         /// An empty builder for points with the given category columns (none: times only).
         package init(categoryColumns: [String] = [], capacity: Int = 0) {

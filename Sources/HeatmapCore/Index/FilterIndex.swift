@@ -103,7 +103,8 @@ package struct FilterIndex: Sendable {
         times[s].withUnsafeBufferPointer { seconds in
             slab.weights.withUnsafeBufferPointer { slabWeights in
                 for i in 0..<seconds.count where window.contains(base + Int64(seconds[i])) {
-                    if masks.contains(where: { !$0.1[Int($0.0[i])] }) { continue }
+                    // A code past the mask is a value added after the filter was resolved: not selected.
+                    if masks.contains(where: { Int($0.0[i]) >= $0.1.count || !$0.1[Int($0.0[i])] }) { continue }
                     keys.append(slab.keys[i])
                     weights.append(slabWeights[i])
                     positive = positive || slabWeights[i] > 0
