@@ -53,4 +53,34 @@ import Testing
         let theft = samples.filter { $0.kind == "theft" && $0.point.intensity > 0 }
         #expect(kept.totalWeight == theft.reduce(0) { $0 + $1.point.intensity })
     }
+
+    @Test("every point kept: coarse tiles come from the whole data's summaries, as the plain index draws them")
+    func wholeSummaries() throws {
+        let samples = Samples.samples(count: 3000, seed: 44)
+        let index = try Samples.index(samples, slabSize: 300)
+        let plain = try PointIndex(points: samples.map(\.point))
+        let all = index.filtered(by: .all)
+        #expect(all.whole != nil && !index.slabs.contains { $0.summaries.byteCount > 0 })
+        let extra = try Samples.index(Samples.samples(count: 200, seed: 45), slabSize: 50)
+        let live = all.merged(with: extra.filtered(by: .all))
+        let both = try PointIndex(points: (samples + Samples.samples(count: 200, seed: 45)).map(\.point))
+        var summarised = 0
+        for zoom in [0, 2, 4, 6, 8] {
+            let space = try PixelSpace(zoom: zoom, scale: 1)
+            guard let level = space.pixelLevel, index.summaries.summary(level: level) != nil else { continue }
+            summarised += 1
+            let kernel = GaussianKernel(radius: 20)
+            let point = samples[0].point.coordinate
+            let (px, py) = space.pixel(of: point)
+            let rect = PixelRect(tileX: px / space.tileSize, y: py / space.tileSize, in: space)
+            #expect(
+                all.intensity(in: rect, space: space, kernel: kernel).values
+                    == plain.intensity(in: rect, space: space, kernel: kernel).values, "zoom \(zoom)")
+            let drawn = live.intensity(in: rect, space: space, kernel: kernel).values
+            let reference = both.intensity(in: rect, space: space, kernel: kernel).values
+            let worst = zip(drawn, reference).map { abs($0 - $1) }.max() ?? 0
+            #expect(worst <= 1e-5 * (reference.max() ?? 1), "zoom \(zoom) with live points: off by \(worst)")
+        }
+        #expect(summarised > 0)
+    }
 }
