@@ -96,13 +96,15 @@ import Testing
         let served = try ServedTableFixture(source, name: "priced", followsPartialChanges: false, data: Self.data)
         defer { served.stop() }
         let (table, server) = (served.table, served.server)
-        // Flips 100 ms apart from another connection, until the client has its answers.
+        // Flips 200 ms apart from another connection, until the client has its answers (each flip
+        // fails the tiles begun in the state before it until the new state is swapped in; the
+        // server draws them again on it, a few times at most).
         let stop = Atomic(false)
         let flipped = DispatchSemaphore(value: 0)
         DispatchQueue.global().async {
             var up = true
             while !stop.load(ordering: .acquiring) {
-                Thread.sleep(forTimeInterval: 0.1)
+                Thread.sleep(forTimeInterval: 0.2)
                 if (try? flipper.execute(Self.flip("priced_flips", up: up))) != nil { up.toggle() }
             }
             flipped.signal()

@@ -209,8 +209,8 @@ struct HostedLayerTests {
         #expect(throws: OverrideError.self) { try ServeConfiguration.load(path: bad) }
     }
 
-    @Test("README's own-layer example: TestTileLayer hosted beside the heatmap, in a stack, as written")
-    func readmeExample() throws {
+    @Test("the own-layer example of docs/guides/layers-and-stacks.md: TestTileLayer beside the heatmap, in a stack")
+    func guideExample() throws {
         let png = try Upstream.solidPNG(side: 256, red: 0, green: 128, blue: 0, alpha: 255)
         let service = try TileService(
             layers: [try ServedLayer(name: "police", data: try LayerData.load(path: try TestServer.fixturePath()))],

@@ -13,7 +13,7 @@ usage: python3 scripts/docs/doctest.py [--binary .build/release/heatmap] [--time
   then stopped with SIGTERM and must exit 0.
 - Every relative link and image in README.md, CHANGELOG.md, CONTRIBUTING.md and docs/**/*.md must name a file of the
   repository, and a `#fragment` a heading of that page.
-- README.md is at most 15 KB and links to every page under docs/.
+- README.md is at most 15 KB and links to docs/README.md, the index, which links to every page under docs/.
 - scripts/docs/references.py --check: commands.md and metrics.md as the build writes them.
 Exits 1 naming each failure.
 """
@@ -83,9 +83,14 @@ def check_readme(failures):
         failures.append(f"README.md: {size} bytes, more than 15 KB")
     text = open(readme).read()
     linked = {os.path.normpath(os.path.join(ROOT, m.group(1).partition("#")[0])) for m in LINK.finditer(text)}
+    index = os.path.join(ROOT, "docs", "README.md")
+    if os.path.normpath(index) not in linked:
+        failures.append("README.md: no link to docs/README.md, the documentation's index")
+    listed = {os.path.normpath(os.path.join(ROOT, "docs", m.group(1).partition("#")[0]))
+              for m in LINK.finditer(open(index).read())} if os.path.exists(index) else set()
     for page in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True):
-        if os.path.normpath(page) not in linked:
-            failures.append(f"README.md: no link to {rel(page)}")
+        if os.path.normpath(page) not in listed and os.path.normpath(page) != os.path.normpath(index):
+            failures.append(f"docs/README.md: no link to {rel(page)}")
 
 
 def blocks(kind):

@@ -54,8 +54,8 @@ final class PercentileAdmission: Sendable {
 }
 
 extension TileService {
-    /// 503 with `Retry-After`: too many percentile searches at once.
-    func percentileRefusal(_ reason: String) -> HTTPResponse {
+    /// 503 with `Retry-After`: too much work of one kind under way (percentile searches, static images).
+    func busyResponse(_ reason: String) -> HTTPResponse {
         var response = HTTPResponse.text(.serviceUnavailable, reason)
         response.headers.add("Retry-After", String(options.retryAfterSeconds))
         return response

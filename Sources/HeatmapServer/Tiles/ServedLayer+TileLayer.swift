@@ -28,8 +28,8 @@ extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, Occupa
 
     /// The tile drawn with `settings` over the layer's own, from the data of the generation it
     /// returns (when a database source gives up because the data were swapped under it, drawn
-    /// again on the new data, twice at most: a table that changed fails its pinned version's
-    /// tile and swaps in the new one first).
+    /// again on the new data, ``swapRetries`` times at most: a table that changed fails its
+    /// pinned version's tile and swaps in the new one first).
     func drawnFollowingSwaps(_ request: TileRequest, settings: HeatmapSettings) throws(HeatmapError)
         -> (DrawnTile, generation: Int)
     {
@@ -42,12 +42,18 @@ extension ServedLayer: SyncTileLayer, LiveTileLayer, SettingsTakingLayer, Occupa
                 return (drawn, generation)
             } catch {
                 let now = self.generation
-                guard case .sourceFailed = error, now != generation, retries < 2 else { throw error }
+                guard case .sourceFailed = error, now != generation, retries < Self.swapRetries else { throw error }
                 generation = now
                 retries += 1
             }
         }
     }
+
+    /// How many times a tile is drawn again on newer data when the data moved under it. Each
+    /// retry follows a swap (the generation moved), so they are bounded by the writes; a table
+    /// written every few tenths of a second under a loaded machine can need more than two
+    /// before one draw's snapshot begins in the version it was pinned to.
+    static let swapRetries = 5
 
     /// The tile drawn now with `settings` over the layer's own, with what it was drawn from.
     func drawn(_ request: TileRequest, settings: SettingOverrides) throws(HeatmapError) -> RenderedTile {

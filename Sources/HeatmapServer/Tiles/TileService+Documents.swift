@@ -61,7 +61,8 @@ extension TileService {
             body: Array(data))
     }
 
-    /// `http://HOST` from a plausible `Host` header, else the configured public URL.
+    /// `http://HOST` from a plausible `Host` header (`https://HOST` when a proxy says the client
+    /// came over HTTPS: see ``forwardedOverHTTPS(_:)``), else the configured public URL.
     func baseURL(_ request: HTTPRequest) -> String {
         if let host = request.headers.first("Host"), !host.isEmpty, host.utf8.count <= 255,
             host.utf8.allSatisfy({
@@ -72,9 +73,32 @@ extension TileService {
                     ].contains($0)
             })
         {
-            return "http://\(host)"
+            return (Self.forwardedOverHTTPS(request) ? "https://" : "http://") + host
         }
         return options.publicURL
+    }
+
+    /// Whether a proxy in front says the client's request came over HTTPS: the first value of
+    /// `X-Forwarded-Proto` (nginx's `proxy_set_header X-Forwarded-Proto $scheme;`), or the first
+    /// element's `proto` of RFC 7239's `Forwarded`, is `https`. The header only picks one of two
+    /// literal schemes; nothing of it is copied into a document.
+    static func forwardedOverHTTPS(_ request: HTTPRequest) -> Bool {
+        func first(_ list: String) -> Substring {
+            (list.split(separator: ",", omittingEmptySubsequences: false).first ?? "")
+                .trimmingCharacters(in: .whitespaces)[...]
+        }
+        if let proto = request.headers.first("X-Forwarded-Proto") {
+            return first(proto).lowercased() == "https"
+        }
+        guard let forwarded = request.headers.first("Forwarded") else { return false }
+        for pair in first(forwarded).split(separator: ";") {
+            let parts = pair.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces).lowercased() == "proto" else {
+                continue
+            }
+            return parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\" ")).lowercased() == "https"
+        }
+        return false
     }
 
     /// The map page.

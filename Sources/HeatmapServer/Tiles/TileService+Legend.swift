@@ -63,7 +63,7 @@ extension TileService {
         let search = (layer as? any LiveTileLayer)?.percentileSearch(
             zoom: query.zoom, scale: query.scale, settings: query.overrides)
         if let search, let reason = percentileSearches.admit(search) {
-            return finish(percentileRefusal(reason), route: route)
+            return finish(busyResponse(reason), route: route)
         }
         return .deferred { [self] completion in
             renderQueue.async { [self] in

@@ -40,9 +40,13 @@ extension TileService {
             return finish(.text(error.status, error.message), route: route)
         }
         let drawn = layer
+        let pixels = viewport.pixelWidth * viewport.pixelHeight
+        if let reason = staticImages.admit(pixels) { return finish(busyResponse(reason), route: route) }
         return .deferred { [self] completion in
             Task(executorPreference: DispatchTaskExecutor.shared) { [self] in
-                completion(decorate(await draw(drawn, name: name, viewport, request), route: route))
+                let response = await draw(drawn, name: name, viewport, request)
+                staticImages.release(pixels)
+                completion(decorate(response, route: route))
             }
         }
     }

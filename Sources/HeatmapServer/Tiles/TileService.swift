@@ -31,6 +31,8 @@ package final class TileService: HTTPResponder {
     let renderPool = RenderPool(threads: ProcessInfo.processInfo.activeProcessorCount)
     /// The percentile searches `max-percentile=` starts, bounded.
     let percentileSearches = PercentileAdmission()
+    /// The pixels of static images drawn at once, bounded.
+    let staticImages = StaticImageAdmission()
     /// The layers whose source fails, so that its detail is logged once an episode.
     let sourceFailures = SourceFailureLog()
 
@@ -142,7 +144,7 @@ package final class TileService: HTTPResponder {
         let live = registry.layers.compactMap { $0 as? any LiveTileLayer }
         return metrics.exposition(
             stats: stats, cache: (cache.count, cache.bytes), layers: live.map { ($0.name, $0.pointCount) })
-            + percentileMetricsText() + filterMetricsText()
+            + percentileMetricsText() + staticImageMetricsText() + filterMetricsText()
     }
 
     /// Loads every reloadable layer's source again with `loader` and swaps the data in; the
