@@ -7,14 +7,14 @@ extension FilterIndex {
     /// let index = builder.build()
     /// ```
     package struct Builder: Sendable {
-        private var keys: [UInt64] = []
-        private var weights: [Float] = []
-        private var times: [Int64] = []
-        private var codes: [[UInt16]]
+        var keys: [UInt64] = []
+        var weights: [Float] = []
+        var times: [Int64] = []
+        var codes: [[UInt16]]
         /// The category columns' dictionaries so far.
-        package private(set) var dictionaries: [CategoryDictionary]
+        package internal(set) var dictionaries: [CategoryDictionary]
         /// The sum of the weights appended, as an index keeps them.
-        package private(set) var totalWeight = 0.0
+        package internal(set) var totalWeight = 0.0
 
         /// An empty builder for points with the given category columns (none: times only).
         package init(categoryColumns: [String] = [], capacity: Int = 0) {
@@ -102,13 +102,32 @@ extension FilterIndex {
             (timeKeys, byTime) = ([], [])
             RadixSort.sort(keys: &keys, payload: &carried)
             let slabs = Self.dealt(keys: keys, carried: carried, codes: codes, bounds: bounds)
+            let (summaries, cells) = Self.summaries(keys: keys, carried: carried)
+            // Coarse nodes only of levels whose cells are at most half the points: a node of a
+            // level where points rarely share a cell saves nothing (spread data: no pass at all).
             let coarse = FilterIndex.coarseNodes(
-                keys: keys, points: carried, slabCounts: (1..<bounds.count).map { bounds[$0] - bounds[$0 - 1] })
+                keys: keys, points: carried, slabCounts: (1..<bounds.count).map { bounds[$0] - bounds[$0 - 1] },
+                levels: FilterIndex.coarseLevels.filter { cells.indices.contains($0) && cells[$0] <= n / 2 })
             (keys, weights, times, totalWeight) = ([], [], [], 0)
             codes = dictionaries.map { _ in [] }
             return FilterIndex(
                 slabs: slabs.indexes, slabTimes: slabTimes, times: slabs.seconds, codes: slabs.codes,
-                dictionaries: dictionaries, coarseNodes: coarse)
+                dictionaries: dictionaries, coarseNodes: coarse, summaries: summaries)
+        }
+
+        /// The summaries of coarse levels of all the points in key order (as a plain index of
+        /// them keeps), and the number of distinct cells of each level 0...32.
+        private static func summaries(keys: [UInt64], carried: [SortedPoint]) -> (CellSummaries, [Int]) {
+            var prefix = [Double](repeating: 0, count: keys.count + 1)
+            var sum = 0.0
+            for i in carried.indices {
+                sum += Double(carried[i].weight)
+                prefix[i + 1] = sum
+            }
+            return keys.withUnsafeBufferPointer { k in
+                let cells = RunStarts.cellCounts(of: k)
+                return (prefix.withUnsafeBufferPointer { CellSummaries(keys: k, prefix: $0, cells: cells) }, cells)
+            }
         }
 
         /// The second a time key (as sorted) stands for.
@@ -174,7 +193,9 @@ extension FilterIndex {
             }
             let ranges = (0..<(bounds.count - 1)).map { bounds[$0]..<bounds[$0 + 1] }
             return (
-                ranges.map { PointIndex(sortedKeys: Array(slabKeys[$0]), weights: Array(slabWeights[$0])) },
+                ranges.map {
+                    PointIndex(sortedKeys: Array(slabKeys[$0]), weights: Array(slabWeights[$0]), summarised: false)
+                },
                 ranges.map { Array(slabSeconds[$0]) }, ranges.map { r in slabCodes.map { Array($0[r]) } }
             )
         }
@@ -189,7 +210,7 @@ extension FilterIndex {
         var position: UInt32
     }
 
-    /// The slab size the builder picks for `count` points: 16 slabs, each of at least 4096
+    /// The slab size the builder picks for `count` points: 8 slabs, each of at least 4096
     /// points (see docs/design/filters.md for the trade-off).
-    package static func defaultSlabSize(forCount count: Int) -> Int { max(4096, (count + 15) / 16) }
+    package static func defaultSlabSize(forCount count: Int) -> Int { max(4096, (count + 7) / 8) }
 }

@@ -25,10 +25,14 @@ extension FilterIndex {
     /// - Complexity: O(n) for one pass over the points, and O(log s) a slab present in a cell
     ///   of a level: a cell's weight a slab goes up to the next level's cell and to the nodes
     ///   above the slab.
-    static func coarseNodes(keys: [UInt64], points: [SortedPoint], slabCounts: [Int]) -> [CoarseNode] {
-        guard slabCounts.count > 1, keys.count == points.count, let first = keys.first else { return [] }
+    static func coarseNodes(
+        keys: [UInt64], points: [SortedPoint], slabCounts: [Int], levels chosen: [Int] = coarseLevels
+    ) -> [CoarseNode] {
+        guard slabCounts.count > 1, !chosen.isEmpty, keys.count == points.count, let first = keys.first else {
+            return []
+        }
         let tree = Tree(slabCounts: slabCounts)
-        let levels = Array(coarseLevels.reversed())
+        let levels = chosen.sorted()
         var cells = levels.map { Cells(level: $0, slabs: slabCounts.count, nodes: tree.ranges.count) }
         var handed: [(slab: Int, weight: Double)] = []
         var previous = first

@@ -28,11 +28,15 @@ package struct FilterIndex: Sendable {
     package let dictionaries: [CategoryDictionary]
     /// Inner nodes of a tree over the slabs with their points quantised to coarse cells.
     let coarseNodes: [CoarseNode]
+    /// The summaries of coarse levels of all the points, as one plain index of them keeps
+    /// (the slabs keep none): a filter keeping every point draws its coarse pixels from them.
+    let summaries: CellSummaries
 
     init(
         slabs: [PointIndex], slabTimes: [ClosedRange<Int64>], times: [[UInt32]], codes: [[[UInt16]]],
-        dictionaries: [CategoryDictionary], coarseNodes: [CoarseNode]
+        dictionaries: [CategoryDictionary], coarseNodes: [CoarseNode], summaries: CellSummaries = CellSummaries()
     ) {
+        self.summaries = summaries
         self.slabs = slabs
         self.slabTimes = slabTimes
         self.times = times
@@ -59,6 +63,7 @@ package struct FilterIndex: Sendable {
         slabs.reduce(0) { $0 + $1.byteCount } + times.reduce(0) { $0 + $1.count * 4 }
             + coarseNodes.reduce(0) { $0 + $1.index.byteCount }
             + codes.reduce(0) { $0 + $1.reduce(0) { $0 + $1.count * 2 } } + slabTimes.count * 16
+            + summaries.byteCount
     }
 
     /// The points `filter` keeps, as a source to draw and to search for M(z).
@@ -80,6 +85,10 @@ package struct FilterIndex: Sendable {
             }
         }
         let parts = masked + covered.map { slabs[$0] }
+        // Every point kept: the whole data's summaries draw coarse pixels as a plain index's do.
+        if masked.isEmpty, covered.count == slabs.count {
+            return FilteredPoints(parts: parts, whole: summaries)
+        }
         // The slabs covered whole are consecutive: a window's slabs are.
         guard let first = covered.first, let last = covered.last else { return FilteredPoints(parts: parts) }
         let coarse = Set(coarseNodes.map(\.level)).sorted(by: >).map { level in
@@ -103,7 +112,8 @@ package struct FilterIndex: Sendable {
         times[s].withUnsafeBufferPointer { seconds in
             slab.weights.withUnsafeBufferPointer { slabWeights in
                 for i in 0..<seconds.count where window.contains(base + Int64(seconds[i])) {
-                    if masks.contains(where: { !$0.1[Int($0.0[i])] }) { continue }
+                    // A code past the mask is a value added after the filter was resolved: not selected.
+                    if masks.contains(where: { Int($0.0[i]) >= $0.1.count || !$0.1[Int($0.0[i])] }) { continue }
                     keys.append(slab.keys[i])
                     weights.append(slabWeights[i])
                     positive = positive || slabWeights[i] > 0

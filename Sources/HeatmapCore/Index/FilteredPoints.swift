@@ -8,10 +8,20 @@ package struct FilteredPoints: Sendable {
     /// masked slabs, and coarse nodes (see `FilterIndex+Coarse.swift`) in place of runs of
     /// slabs covered whole.
     let coarse: [(level: Int, parts: [PointIndex])]
+    /// For a filter keeping every point of an index: that index's summaries, read for pixels of
+    /// a level they keep in place of `parts`, with `beside` (live points' parts) added.
+    let whole: CellSummaries?
+    /// The parts read beside `whole`'s summaries.
+    let beside: [PointIndex]
 
-    init(parts: [PointIndex], coarse: [(level: Int, parts: [PointIndex])] = []) {
+    init(
+        parts: [PointIndex], coarse: [(level: Int, parts: [PointIndex])] = [], whole: CellSummaries? = nil,
+        beside: [PointIndex] = []
+    ) {
         self.parts = parts
         self.coarse = coarse
+        self.whole = whole
+        self.beside = beside
     }
 
     /// The parts to read for pixels or cells of `level` (2^level units): the coarsest
@@ -36,7 +46,8 @@ package struct FilteredPoints: Sendable {
         let levels = Set(coarse.map(\.level) + other.coarse.map(\.level)).sorted(by: >)
         return FilteredPoints(
             parts: parts + other.parts,
-            coarse: levels.map { ($0, parts(level: $0) + other.parts(level: $0)) })
+            coarse: levels.map { ($0, parts(level: $0) + other.parts(level: $0)) }, whole: whole,
+            beside: beside + other.parts)
     }
 }
 
@@ -46,6 +57,14 @@ extension FilteredPoints: WeightSource {
 
     /// Each part's pixels of `query`, added.
     package func addWeights(of query: WeightQuery, into sink: inout PixelWeightSink) {
+        if let summary = query.space.pixelLevel.flatMap({ whole?.summary(level: $0) }) {
+            let pixels = PixelQuery(
+                space: query.space, x0: query.columns.lowerBound, x1: query.columns.upperBound,
+                y0: query.rows.lowerBound, y1: query.rows.upperBound)
+            summary.walk(pixels, into: &sink.grid)
+            for part in beside { part.addWeights(of: query, into: &sink) }
+            return
+        }
         for part in parts(level: query.space.pixelLevel) { part.addWeights(of: query, into: &sink) }
     }
 }

@@ -46,11 +46,13 @@ package struct PointIndex: Sendable {
         self = builder.build()
     }
 
-    /// Builds the index from Morton keys in ascending order and their weights.
+    /// Builds the index from Morton keys in ascending order and their weights; without
+    /// `summarised`, no summaries of coarse levels (a filter index's slabs: the whole data's
+    /// summaries serve their coarse pixels).
     ///
     /// - Complexity: O(n): the running sums, a pass to count cells, and one for the summaries
     ///   and the run starts each.
-    init(sortedKeys keys: consuming [UInt64], weights: consuming [Float]) {
+    init(sortedKeys keys: consuming [UInt64], weights: consuming [Float], summarised: Bool = true) {
         var prefix = [Double](repeating: 0, count: keys.count + 1)
         var sum = 0.0
         for i in 0..<weights.count {
@@ -60,7 +62,9 @@ package struct PointIndex: Sendable {
         (summaries, runStarts, cellCounts) = keys.withUnsafeBufferPointer { k in
             let cells = RunStarts.cellCounts(of: k)
             return (
-                prefix.withUnsafeBufferPointer { p in CellSummaries(keys: k, prefix: p, cells: cells) },
+                summarised
+                    ? prefix.withUnsafeBufferPointer { p in CellSummaries(keys: k, prefix: p, cells: cells) }
+                    : CellSummaries(),
                 RunStarts(keys: k, cells: cells), cells
             )
         }

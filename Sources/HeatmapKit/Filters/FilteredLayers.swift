@@ -43,8 +43,9 @@ package final class FilteredLayers: Sendable {
         package init() {}
     }
 
-    /// The data filtered.
-    package let source: any FilterSource
+    /// The data filtered now (live points change it: ``replaceSource(with:dropping:)``).
+    package var source: any FilterSource { current.withLock { $0 } }
+    private let current: Mutex<any FilterSource>
     /// The settings the filtered layers start with (requests give theirs).
     private let settings: HeatmapSettings
     /// The most filters kept.
@@ -54,13 +55,15 @@ package final class FilteredLayers: Sendable {
     private let cache: TileCache<PointFilter, View>
     private let building = Mutex<Void>(())
     private let counters = Mutex(Counts())
+    /// Filters dropped because the data changed under them (not evictions).
+    private let invalidated = Atomic<Int>(0)
 
     /// Views of `source`, at most `capacity` filters and `capacityBytes` of masked copies (by
     /// default 64 and 256 MiB).
     package init(
         source: any FilterSource, settings: HeatmapSettings, capacity: Int = 64, capacityBytes: Int = 256 << 20
     ) {
-        self.source = source
+        current = Mutex(source)
         self.settings = settings
         self.capacity = max(1, capacity)
         self.capacityBytes = max(1, capacityBytes)
@@ -83,7 +86,7 @@ package final class FilteredLayers: Sendable {
                 counters.withLock { $0.hits += 1 }
                 return view
             }
-            let kept = try source.filteredSource(by: filter)
+            let kept = try current.withLock { $0 }.filteredSource(by: filter)
             // The server caches tiles by request; the view's own cache would hold them twice.
             let layer = kept.isEmpty ? nil : HeatmapTileLayer(source: kept.source, settings: settings, cacheBytes: 0)
             let view = View(layer: layer, byteCount: kept.byteCount, floor: 2 * capacityBytes / (2 * capacity + 1))
@@ -100,13 +103,30 @@ package final class FilteredLayers: Sendable {
         try view(for: filter).layer
     }
 
+    /// The layer of `filter` if it is cached (`nil` inside when it keeps nothing), without
+    /// building it.
+    package func cachedLayer(for filter: PointFilter) -> HeatmapTileLayer?? {
+        cache[filter].map(\.layer)
+    }
+
     /// The cache's counts now.
     package var counts: Counts {
         var counts = counters.withLock { $0 }
         counts.entries = cache.count
         counts.bytes = cache.bytes
-        counts.evictions = max(0, counts.misses - counts.entries)
+        counts.evictions = max(0, counts.misses - counts.entries - invalidated.load(ordering: .relaxed))
         return counts
+    }
+
+    /// Filters `source` from now on (the data with live points added), dropping the cached
+    /// filters that `reached` says the change alters; the others keep their layers and M(z).
+    /// A view being built finishes first, on the data before.
+    package func replaceSource(with source: any FilterSource, dropping reached: (PointFilter) -> Bool) {
+        building.withLock { _ in
+            current.withLock { $0 = source }
+            let dropped = cache.removeAll(where: reached)
+            invalidated.add(dropped, ordering: .relaxed)
+        }
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapCore
 
 extension PointFileReader {
     /// Reads points from bytes in memory (an HTTP request's body, say) as
@@ -13,10 +14,22 @@ extension PointFileReader {
     package static func readPoints(bytes: [UInt8], name: String, options: PointReadOptions) throws(PointFileError)
         -> (points: [WeightedLatLng], report: PointFileReport)
     {
+        let read = try readFilteredPoints(bytes: bytes, name: name, options: options)
+        return (read.points, read.report)
+    }
+
+    /// ``readPoints(bytes:name:options:)`` with the points' times and categories (see
+    /// ``readFilteredPoints(path:options:)``): a live body for a layer read with `--time` or
+    /// `--categories`.
+    ///
+    /// - Throws: ``PointFileError`` naming `name`, the line (and column) and what was expected.
+    package static func readFilteredPoints(bytes: [UInt8], name: String, options: PointReadOptions)
+        throws(PointFileError) -> (points: [WeightedLatLng], filters: FilterIndex?, report: PointFileReport)
+    {
         let (path, cleanUp) = try spill(bytes, name: name)
         defer { cleanUp() }
         do {
-            return try readPoints(path: path, options: options)
+            return try readFilteredPoints(path: path, options: options)
         } catch {
             var renamed = error
             renamed.path = name

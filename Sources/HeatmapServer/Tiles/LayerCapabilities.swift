@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 /// What only some of the server's layers do, beside ``TileLayer`` and the library's
@@ -80,10 +81,15 @@ protocol LegendLayer: TileLayer {
 protocol PointsLayer: TileLayer {
     /// Whether it takes them now (a heatmap of points in memory; not one drawn from a database).
     var takesPoints: Bool { get }
-    /// Appends or removes `points`, dropping the cached tiles they reach.
+    /// How to read a body's points beyond its format: the time and category columns the layer
+    /// was read with, which its points must carry too.
+    var bodyOptions: PointReadOptions { get }
+    /// Appends or removes `points` (with their times and categories, `filtered`, when the layer
+    /// has them), dropping the cached tiles they reach.
     ///
     /// - Throws: ``HeatmapError`` naming the point at fault; nothing is changed then.
-    func change(_ points: [WeightedLatLng], removing: Bool) throws(HeatmapError) -> PointsChange
+    func change(_ points: [WeightedLatLng], filtered: FilterIndex?, removing: Bool) throws(HeatmapError)
+        -> PointsChange
 }
 
 /// What a change of points did to the layer and to the server's cache.

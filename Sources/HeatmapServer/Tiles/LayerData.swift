@@ -26,6 +26,9 @@ package struct LayerData: Sendable {
     /// The points with their times and categories, when read with them (or a database table
     /// that filters): the source of filtered tiles; `nil` for data that cannot be filtered.
     package var filters: (any FilterSource)? = nil
+    /// The time and category columns the data were read with, which points added live must
+    /// carry too (`POST /{layer}/points`); `nil` for data read without.
+    package var liveColumns: PointReadOptions? = nil
 
     /// The points of a layer changed while serving (`POST`/`DELETE /{layer}/points`), when they
     /// are not `index`'s.
@@ -82,7 +85,13 @@ package struct LayerData: Sendable {
             data.skipSummary = file.report.skipSummary
             data.longRowSummary = file.report.longRowSummary
             data.values = file.values
-            data.filters = file.filters
+            if let filters = file.filters {
+                data.filters = LiveFilterIndex(base: filters)
+                var columns = PointReadOptions()
+                columns.timeColumn = options.timeColumn
+                columns.categoryColumns = options.categoryColumns
+                data.liveColumns = columns
+            }
             return data
         } catch {
             throw LayerLoadError(error.description)

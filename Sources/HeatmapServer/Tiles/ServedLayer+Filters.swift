@@ -4,8 +4,8 @@ import HeatmapKit
 /// The served heatmap filtered by a request's `datetime`, `category` and `scale-of` (issue 28):
 /// each filter's points drawn by their own layer, with their own M(z), from the data's
 /// ``FilteredLayers`` (a bounded cache, counted in `/metrics`); drawn on the render pool like
-/// every tile of points in memory. The filtered views are of the data read (the file); live
-/// points added since are not in them yet.
+/// every tile of points in memory. Live points carrying times and categories join the views
+/// (``change(_:filtered:removing:)``), which drops the cached filters they alter.
 extension ServedLayer {
     /// The time range and category values of the data, or `nil` when they were read without.
     var filterFacets: FilterFacets? { views.withLock { $0 }?.facets }
@@ -55,13 +55,29 @@ extension ServedLayer {
         let final = try heatmap.filterSettings(drawing, scale: filter.scale, zoom: request.zoom, scale: request.scale)
         let drawn = try layer.drawTile(
             x: request.x, y: request.y, zoom: request.zoom, scale: request.scale, settings: final)
-        // With scale-of=all the colours depend on the layer's M(z), which live changes move; the
-        // filter's own M(z) is of the data read, which they do not.
-        let normalization = filter.scale == .all ? drawn.normalization : nil
+        // The colours depend on M(z), the layer's (scale-of=all) or the filter's, which live
+        // points move: a tile they do not reach stands while it holds (``filteredNormalization``).
         return RenderedTile(
             drawn.result,
             dependencies: .one(
-                TileDependency(layer: self, drawnAt: generation, normalization: normalization, settings: settings)))
+                TileDependency(
+                    layer: self, drawnAt: generation, normalization: drawn.normalization, settings: settings)))
+    }
+
+    /// M(z) of the points `filter` keeps now, with `settings` (as ``drawnFiltered(_:filter:settings:)``
+    /// colours them): `nil` when not known without waiting (`waiting` false and the filter not
+    /// cached or its M(z) not computed), or when the filter keeps nothing now.
+    func filteredNormalization(
+        _ filter: LayerFilterRequest, settings: HeatmapSettings, zoom: Int, scale: Int, waiting: Bool
+    ) -> Double? {
+        guard let (views, resolved) = try? resolve(filter, drawing: settings) else { return nil }
+        let found = waiting ? try? views.layer(for: resolved) : views.cachedLayer(for: resolved)
+        guard let layer = found ?? nil,
+            let final = try? heatmap.filterSettings(settings, scale: filter.scale, zoom: zoom, scale: scale)
+        else { return nil }
+        return waiting
+            ? try? layer.normalizationValue(zoom: zoom, scale: scale, settings: final)
+            : try? layer.normalizationIfReady(zoom: zoom, scale: scale, settings: final)
     }
 }
 

@@ -26,6 +26,10 @@ extension ServedLayer {
     func stands(_ dependency: TileDependency, zoom: Int, scale: Int, at generation: Int, waiting: Bool) -> Bool {
         if dependency.drawnAt == generation || dependency.normalization == nil { return true }
         let settings = dependency.settings.applied(to: self.settings)
+        if let filter = dependency.settings.filter, filter.scale == .filter {
+            return filteredNormalization(filter, settings: settings, zoom: zoom, scale: scale, waiting: waiting)
+                == dependency.normalization
+        }
         let found =
             waiting
             ? try? heatmap.normalizationValue(zoom: zoom, scale: scale, settings: settings)

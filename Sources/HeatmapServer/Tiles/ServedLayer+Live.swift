@@ -5,6 +5,9 @@ extension ServedLayer: PointsLayer {
     /// Whether its points are in memory (a layer drawn from a database takes none).
     var takesPoints: Bool { current.data.source == nil }
 
+    /// The time and category columns the file was read with (none: a plain body).
+    var bodyOptions: PointReadOptions { current.data.liveColumns ?? PointReadOptions() }
+
     /// Appends (or removes) points on the running layer and drops the cached tiles they reach
     /// from every server cache of the layer (``caches``), atomically with the generation that a
     /// render checks before caching its tile, so that the next tile request sees them and no
@@ -12,11 +15,17 @@ extension ServedLayer: PointsLayer {
     /// bounds of TileJSON follow (exactly: grown by appended points, found again from the points
     /// left after a removal). A reload (SIGHUP, a changed file) replaces them with the file's.
     ///
+    /// With times or categories (`filtered`, for a layer read with them), the points join its
+    /// filtered views too (see ``changeFiltered(_:filtered:removing:)``).
+    ///
     /// - Throws: ``HeatmapError`` naming the point at fault; nothing is changed then.
-    func change(_ points: [WeightedLatLng], removing: Bool) throws(HeatmapError) -> PointsChange {
+    func change(_ points: [WeightedLatLng], filtered: FilterIndex?, removing: Bool) throws(HeatmapError)
+        -> PointsChange
+    {
         let changed = try PointIndex(points: points)
         let base = settings
         return try state.withLock { (state) throws(HeatmapError) -> PointsChange in
+            let filters = try changeFiltered(state.data, filtered: filtered, removing: removing)
             let epoch = epochs.load(ordering: .relaxed)
             // A radius in metres at the data's middle latitude moves with it: measured before
             // and after only when a cached tile was drawn so (a pass over the points each).
@@ -31,6 +40,12 @@ extension ServedLayer: PointsLayer {
                 drawnFrom: self, epoch: epoch,
                 Self.invalidation(changed: changed, settings: base, before: before, after: after))
             var data = state.data
+            if let filters {
+                data.filters = filters.next
+                views.withLock { $0 }?.replaceSource(with: filters.next) {
+                    filters.batch.reaches($0, codedBy: filters.next.facets.dictionaries)
+                }
+            }
             data.liveCount = change.pointCount
             data.bounds = removing ? heatmap.pointBounds : Self.bounds(data.bounds, growing: points)
             state = (state.generation + 1, data)
@@ -111,5 +126,28 @@ extension ServedLayer: PointsLayer {
             best = (b.start - a.end, b.start, a.end)
         }
         return best.gap > 0 ? (best.west, best.east) : (-180, 180)
+    }
+}
+
+extension ServedLayer {
+    /// The filtered data with `filtered` added, and the batch, for a layer read with times or
+    /// categories (`nil` for one read without); checked before anything changes.
+    ///
+    /// - Throws: ``HeatmapError/sourceFailed(_:)`` for a removal (points are matched by
+    ///   position and weight, not time and category) or a body without the columns;
+    ///   ``HeatmapError/invalidPoint(index:reason:)`` from ``LiveFilterIndex/adding(_:)``.
+    func changeFiltered(_ data: LayerData, filtered: FilterIndex?, removing: Bool) throws(HeatmapError)
+        -> (next: LiveFilterIndex, batch: FilterIndex)?
+    {
+        guard let live = data.filters as? LiveFilterIndex else { return nil }
+        if removing {
+            throw .sourceFailed(
+                "points cannot be removed from layer \(name), read with times or categories: its filtered tiles "
+                    + "would still draw them (reload the file without them instead)")
+        }
+        guard let filtered else {
+            throw .sourceFailed("layer \(name) was read with times or categories: the body must carry them")
+        }
+        return (try live.adding(filtered), filtered)
     }
 }

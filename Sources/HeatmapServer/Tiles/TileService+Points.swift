@@ -1,3 +1,4 @@
+import HeatmapCore
 import HeatmapKit
 
 extension TileService {
@@ -5,7 +6,9 @@ extension TileService {
     /// `DELETE /{layer}/points` removes them (matched by position and weight); both need
     /// `Authorization: Bearer TOKEN` (``ServerOptions/writeToken``). The body is read by the
     /// points readers in the format its `Content-Type` names, gzip inflated; a bad body is 400
-    /// naming the line and nothing changes. 200 with `{"added"|"removed": N, "points": N,
+    /// naming the line and nothing changes. A layer read with `--time` or `--categories` takes
+    /// points carrying those columns (the readers' errors for a missing or bad one), drawn in
+    /// its filtered tiles too. 200 with `{"added"|"removed": N, "points": N,
     /// "generation": G, "tilesDropped": D}` (the cached tiles the change reached, dropped).
     func points(_ request: HTTPRequest, layer name: String) -> HTTPReply {
         let route = Route.points(layer: name)
@@ -55,17 +58,17 @@ extension TileService {
         -> HTTPResponse
     {
         guard !body.isEmpty else { return .text(.badRequest, "the body holds no points") }
-        let points: [WeightedLatLng]
+        let read: (points: [WeightedLatLng], filters: FilterIndex?, report: PointFileReport)
+        var options = layer.bodyOptions
+        options.format = format
         do {
-            points = try PointFileReader.readPoints(
-                bytes: body, name: "request body", options: PointReadOptions(format: format)
-            ).points
+            read = try PointFileReader.readFilteredPoints(bytes: body, name: "request body", options: options)
         } catch {
             return .text(.badRequest, error.description)
         }
         let done: PointsChange
         do {
-            done = try layer.change(points, removing: removing)
+            done = try layer.change(read.points, filtered: read.filters, removing: removing)
         } catch {
             return .text(.badRequest, "request body: \(error.description); nothing was changed")
         }
