@@ -173,9 +173,8 @@ struct ImageCommand {
             let file = try DataArguments.read(dataPath, options: options)
             return (DataArguments.layer(file, settings: settings), file.filters)
         }
-        let source = try PostgresArguments.source(connection, table)
-        let pinned = source.pinned(toChangeCount: try? source.changeCount())
-        let layer = try PostgresArguments.layer(pinned, valueColumn: options.valueColumn, settings: settings)
+        let (layer, pinned) = try PostgresArguments.pinnedLayer(
+            connection, table, valueColumn: options.valueColumn, settings: settings)
         return (layer, try PostgresArguments.filters(pinned))
     }
 

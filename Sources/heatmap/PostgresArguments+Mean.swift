@@ -27,6 +27,17 @@ extension PostgresArguments {
             settings: settings)
     }
 
+    /// The table's rows pinned to its state now (each tile and its zoom's M(z) read from that
+    /// state), drawn as ``layer(_:valueColumn:settings:)`` draws them, and the pinned source
+    /// (for its filters): what `tile` and `image` read with `--postgres`.
+    static func pinnedLayer(
+        _ connection: ConnectionString, _ table: PostgresTable, valueColumn: String?, settings: HeatmapSettings
+    ) throws(CommandError) -> (HeatmapTileLayer, PostgresSource) {
+        let source = try Self.source(connection, table)
+        let pinned = source.pinned(toChangeCount: try? source.changeCount())
+        return (try layer(pinned, valueColumn: valueColumn, settings: settings), pinned)
+    }
+
     /// The layer `render --postgres` draws (no tile cache: every tile is drawn once) and the
     /// source its walk asks for weight: the density, of the mean's rows with `--value COL`.
     static func renderLayer(_ source: PostgresSource, valueColumn: String?, settings: HeatmapSettings)

@@ -69,9 +69,9 @@ struct TileCommand {
         var layer: HeatmapTileLayer
         if let (connection, table) = postgres {
             // Pinned: the tile and its zoom's M(z) are read from one state of the table.
-            let source = try PostgresArguments.source(connection, table)
-            let pinned = source.pinned(toChangeCount: try? source.changeCount())
-            layer = try PostgresArguments.layer(pinned, valueColumn: options.valueColumn, settings: settings)
+            let pinned: PostgresSource
+            (layer, pinned) = try PostgresArguments.pinnedLayer(
+                connection, table, valueColumn: options.valueColumn, settings: settings)
             if let filter {
                 guard
                     let filtered = try FilterArguments.layer(

@@ -42,8 +42,9 @@ extension ServedLayer: PointsLayer {
             var data = state.data
             if let filters {
                 data.filters = filters.next
+                let dictionaries = filters.next.facets.dictionaries
                 views.withLock { $0 }?.replaceSource(with: filters.next) {
-                    filters.batch.reaches($0, codedBy: filters.next.facets.dictionaries)
+                    filters.batch.reaches($0, codedBy: dictionaries)
                 }
             }
             data.liveCount = change.pointCount
