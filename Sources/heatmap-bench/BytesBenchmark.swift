@@ -5,7 +5,7 @@ import HeatmapKit
 import HeatmapWebP
 
 /// One tile in every format: bytes and encode time (medians, milliseconds) of today's RGBA PNG
-/// (Google's 1,000-entry map), the palette PNG at the server's 255-entry map (colour codes a band
+/// (Google's 1,000-entry map), the palette PNG at the server's 160-entry map (colour codes a band
 /// at a time, as the server draws it), lossless and lossy (q90) WebP of the server's pixels,
 /// and libpng at zlib level 6 as a reference for size.
 struct BytesMeasurement: Codable {

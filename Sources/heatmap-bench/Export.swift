@@ -9,7 +9,7 @@ enum Export {
     /// float64, 24 bytes a point; `folder/points.csv`: the same numbers as text (`lat,lng,weight`,
     /// each the shortest text that reads back as the same Double), which `heatmap tile` reads to
     /// draw the peer's tiles with `--format intensity`; `folder/colormap.rgba`: the colour map
-    /// `heatmap tile` colours with (the 255-entry palette default at opacity 0.7), 4 bytes an
+    /// `heatmap tile` colours with (the 160-entry palette default at opacity 0.7), 4 bytes an
     /// entry.
     static func write(_ points: [WeightedLatLng], to folder: String) throws {
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

@@ -2,7 +2,7 @@ import HeatmapKit
 import HeatmapServer
 
 extension LayerArguments {
-    /// The configuration's `defaults` over Google's with the 255-entry colour map
+    /// The configuration's `defaults` over Google's with the 160-entry colour map
     /// (``HeatmapSettings/paletteDefault``), their `value` becoming the data option
     /// when `--value` is not given.
     ///

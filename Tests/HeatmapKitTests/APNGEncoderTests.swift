@@ -143,4 +143,23 @@ import Testing
             #expect(try TestAPNG.framePNGs(bytes).map { try PNGDecoder.decode($0) } == frames)
         }
     }
+
+    @Test("frames keep a map of at most 253 entries (the default 160 is not grown), cut 254 or 255 to 253, keep larger")
+    func frameSettingsColorMap() throws {
+        let label = HeatmapAnimation.labelColors
+        let drawn = HeatmapAnimation.frameSettings(.paletteDefault)
+        #expect(drawn.gradient == Gradient.paletteDefault, "the command's default is drawn as it is")
+        for (size, kept) in [(2, 2), (16, 16), (160, 160), (253, 253), (254, 253), (255, 253), (256, 256), (1000, 1000)] {
+            let gradient = try #require(Gradient.preset(named: "viridis", colorMapSize: size))
+            let frames = HeatmapAnimation.frameSettings(HeatmapSettings(gradient: gradient))
+            #expect(frames.gradient.colorMapSize == kept, "\(size) entries")
+            #expect(frames.gradient.colors == gradient.colors && frames.gradient.startPoints == gradient.startPoints)
+            let colors = APNGEncoder.Colors.heatmap(ColorMap(gradient: frames.gradient, opacity: 0.7), adding: label)
+            if case .palette = colors {
+                #expect(size <= 255, "\(size) entries")
+            } else {
+                #expect(size > 255, "\(size) entries fit one palette with the label")
+            }
+        }
+    }
 }

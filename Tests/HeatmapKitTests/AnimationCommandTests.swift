@@ -85,13 +85,13 @@ import Testing
         #expect(frames.count == 24)
         #expect(Set(frames.map(\.pixels)).count == 24, "the days differ")
         for (k, window) in plan.enumerated() where k < frames.count {
-            let still = try Self.still(window, fixed + ["--color-map-size", "253"])
+            let still = try Self.still(window, fixed)
             #expect(Self.differing(still, frames[k]) == 0, "frame \(k), \(window.label)")
         }
         #expect(try frames.first.map { Self.differing(try PNGDecoder.decode(file), $0) } == 0)
         let chunks = try TestAPNG.chunks(file).map(\.type)
         #expect(
-            chunks.prefix(4) == ["IHDR", "PLTE", "tRNS", "acTL"], "one shared palette: 253 entries and the label's")
+            chunks.prefix(4) == ["IHDR", "PLTE", "tRNS", "acTL"], "one shared palette: the default 160 entries and the label's")
     }
 
     @Test(
@@ -125,7 +125,7 @@ import Testing
         try #require(frames.count == 24)
         var brightest = 0
         for (k, window) in plan.enumerated() {
-            let still = try Self.still(window, ["--color-map-size", "253"])
+            let still = try Self.still(window, [])
             if Self.differing(still, frames[k]) == 0 { brightest += 1 }
         }
         #expect(brightest >= 1, "the frame of the largest M(z) reaches the top colour as its still image does")
@@ -140,7 +140,7 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         try #require(frames.count == 24)
         for k in [0, 7, 23] {
-            let still = try Self.still(plan[k], ["--max-intensity", maximum, "--color-map-size", "253"], kind: "theft")
+            let still = try Self.still(plan[k], ["--max-intensity", maximum], kind: "theft")
             #expect(Self.differing(still, frames[k]) == 0, "frame \(k)")
         }
     }

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ColorOptionCommandTests {
     let runner = TileCommandTests()
 
-    @Test("tile --gradient --color-scale --min/max-zoom-intensity writes the library's PNG (255 entries unless given)")
+    @Test("tile --gradient --color-scale --min/max-zoom-intensity writes the library's PNG (160 entries unless given)")
     func tileMatchesLibrary() throws {
         try #require(FileManager.default.isExecutableFile(atPath: TileCommandTests.executable.path))
         let output = runner.temporaryPath("tile.png")
@@ -15,7 +15,7 @@ import Testing
             (
                 ["--gradient", "magma", "--color-scale", "sqrt"],
                 HeatmapSettings(
-                    gradient: Gradient.preset(named: "magma", colorMapSize: 255) ?? .default, colorScale: .sqrt)
+                    gradient: Gradient.preset(named: "magma", colorMapSize: Gradient.paletteColorMapSize) ?? .default, colorScale: .sqrt)
             ),
             (
                 [

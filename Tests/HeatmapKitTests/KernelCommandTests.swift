@@ -14,7 +14,7 @@ import Testing
             "tile", Fixtures.path("police_stations.json"), "7/115/78@2x", "--radius-meters", "6000", "--output", output,
         ])
         #expect(result.status == 0, "\(result.standardError)")
-        var settings = HeatmapSettings.paletteDefault  // The command's 255-entry colour map.
+        var settings = HeatmapSettings.paletteDefault  // The command's 160-entry colour map.
         settings.radiusMeters = 6000
         let layer = HeatmapTileLayer(weightedData: Fixtures.policeStations, settings: settings)
         let expected = try layer.tileFor(x: 115, y: 78, zoom: 7, scale: 2).png
@@ -39,7 +39,7 @@ import Testing
         var options = PointReadOptions()
         options.valueColumn = "price"
         let values = try #require(try PointFileReader.read(path: csv, options: options).values)
-        var settings = HeatmapSettings(gradient: .preset(named: "viridis", colorMapSize: 255) ?? .default)
+        var settings = HeatmapSettings(gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default)
         settings.aggregate = .mean
         settings.minimumDensity = 0.5
         let expected = try HeatmapTileLayer(values: values, settings: settings).tileFor(x: 57, y: 39, zoom: 6).png

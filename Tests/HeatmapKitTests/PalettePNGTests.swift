@@ -182,7 +182,7 @@ struct PalettePNGTests {
         #expect(four == [0xA5, 0, 0, 0, 0xF0])
     }
 
-    @Test("the layer's tiles at a 255-entry map are palette PNGs of the colour map's pixels")
+    @Test("the layer's tiles at the command's 160-entry map are palette PNGs of the colour map's pixels")
     func layerTiles() throws {
         var rng = SplitMix64(seed: 12)
         let points = (0..<4000).map { _ in

@@ -28,7 +28,7 @@ private func pam(_ bytes: [UInt8]) -> RGBAImage? {
 
 @Suite("WebP encoding")
 struct WebPEncoderTests {
-    /// A tile of the police stations at the server's 255-entry map: transparent pixels, colours of
+    /// A tile of the police stations at the server's 160-entry map: transparent pixels, colours of
     /// alpha 0 that keep their colour, translucent ones.
     static func tile() throws -> RGBAImage {
         let layer = HeatmapTileLayer(weightedData: Fixtures.policeStations, settings: .paletteDefault, cacheBytes: 0)

@@ -167,7 +167,7 @@ import Testing
         #expect(tile.status == 0, "\(tile.errors)")
         let source = try PostgresSource(connection: cluster.conninfo, table: PostgresTable(name: "priced_command"))
         let channels = try source.meanChannels(valueColumn: "price")
-        var settings = HeatmapSettings.paletteDefault  // The command's 255-entry colour map.
+        var settings = HeatmapSettings.paletteDefault  // The command's 160-entry colour map.
         settings.aggregate = .mean
         settings.minimumDensity = 0.5
         let expected = try HeatmapTileLayer(

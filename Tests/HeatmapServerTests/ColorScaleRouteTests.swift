@@ -14,8 +14,8 @@ import Testing
         let cases: [(String, HeatmapSettings)] = [
             (
                 "gradient=viridis&color-scale=sqrt",
-                // A preset without color-map-size takes the server's 255 entries.
-                HeatmapSettings(gradient: .preset(named: "viridis", colorMapSize: 255) ?? .default, colorScale: .sqrt)
+                // A preset without color-map-size takes the server's 160 entries.
+                HeatmapSettings(gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default, colorScale: .sqrt)
             ),
             (
                 "gradient=turbo&color-map-size=64&color-scale=log",
@@ -25,7 +25,7 @@ import Testing
             (
                 "max-zoom-intensity=5&min-zoom-intensity=5&gradient=cividis",
                 HeatmapSettings(
-                    gradient: .preset(named: "cividis", colorMapSize: 255) ?? .default, minimumZoomIntensity: 5,
+                    gradient: .preset(named: "cividis", colorMapSize: Gradient.paletteColorMapSize) ?? .default, minimumZoomIntensity: 5,
                     maximumZoomIntensity: 5)
             ),
             (

@@ -34,7 +34,7 @@ import Testing
         let server = try ServeProcess(["--config", folder.appendingPathComponent("serve.json").path])
         defer { server.stop() }
         let client = try server.client()
-        var meters = HeatmapSettings.paletteDefault  // The server's 255-entry colour map.
+        var meters = HeatmapSettings.paletteDefault  // The server's 160-entry colour map.
         meters.radiusMeters = 9000
         meters.radiusLatitude = -20
         let sum = try client.get("/meters/7/115/78@2x.png")

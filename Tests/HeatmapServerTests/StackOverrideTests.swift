@@ -25,9 +25,9 @@ private struct SolidLayer: SyncTileLayer {
                 ("", HeatmapSettings()), ("radius=35", HeatmapSettings(radius: 35)),
                 (
                     "gradient=viridis&color-scale=sqrt",
-                    // A preset without color-map-size takes the server's 255 entries.
+                    // A preset without color-map-size takes the server's 160 entries.
                     HeatmapSettings(
-                        gradient: .preset(named: "viridis", colorMapSize: 255) ?? .default, colorScale: .sqrt)
+                        gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default, colorScale: .sqrt)
                 ),
                 (
                     "radius-meters=8000&opacity=0.9",

@@ -8,7 +8,7 @@ import Testing
 @Suite struct RenderCommandTests {
     static let data = Fixtures.path("police_stations.json")
 
-    /// What `heatmap tile` (the library's `tileFor` at the command's 255-entry colour map) draws
+    /// What `heatmap tile` (the library's `tileFor` at the command's 160-entry colour map) draws
     /// for every tile the walk visits.
     static func expected(zooms: ClosedRange<Int>, scale: Int, settings: HeatmapSettings = .paletteDefault) throws
         -> [TileCoordinate: [UInt8]]

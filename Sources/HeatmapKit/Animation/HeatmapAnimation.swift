@@ -29,8 +29,8 @@ package struct HeatmapAnimation: Sendable {
     /// The label's ink and halo.
     package static let labelColors = [RGBAColor(red: 255, green: 255, blue: 255), RGBAColor(red: 0, green: 0, blue: 0)]
 
-    /// The colour-map size an animation's frames default to: 253 entries, transparent black and
-    /// the label's two colours make 256, one shared palette (a still image's 255 would not fit).
+    /// The largest colour map an animation's frames keep in one shared palette: 253 entries,
+    /// transparent black and the label's two colours make 256 (a still image's 255 would not fit).
     package static let paletteColorMapSize = 253
 
     /// How frames are deflated: as a still `heatmap image` is (zlib's default level, adaptive

@@ -72,7 +72,7 @@ public struct HeatmapSettings: Sendable, Hashable {
     public static let `default` = HeatmapSettings()
 
     /// The settings of the `heatmap` command and server: Google's, with the colour map of
-    /// ``Gradient/paletteDefault`` (255 entries), so that every tile is a palette PNG.
+    /// ``Gradient/paletteDefault`` (160 entries), so that every tile is a palette PNG.
     public static let paletteDefault = HeatmapSettings(gradient: .paletteDefault)
 
     /// The allowed radii in points.

@@ -58,7 +58,7 @@ package enum SettingsSchema {
         ) { (text) throws(SettingError) in
             let gradient: Gradient
             do throws(HeatmapError) {
-                // The command's and server's 255 entries: every tile a palette PNG.
+                // The command's and server's 160 entries: every tile a palette PNG.
                 gradient = try Gradient.parse(text, colorMapSize: Gradient.paletteColorMapSize)
             } catch {
                 throw SettingError("gradient: \(error.description)")
@@ -67,7 +67,7 @@ package enum SettingsSchema {
         },
         SettingRow(
             "color-map-size", placeholder: "N",
-            help: "entries of the colour map, 2...\(Gradient.maximumColorMapSize) (default 255, so that every\n"
+            help: "entries of the colour map, 2...\(Gradient.maximumColorMapSize) (default 160, so that every\n"
                 + "tile is a palette PNG; the library's is Google's 1000)"
         ) { (text) throws(SettingError) in
             guard let n = Int(text), (2...Gradient.maximumColorMapSize).contains(n) else {

@@ -7,7 +7,7 @@ package enum GradientPresets {
     /// The preset names, in the order the map page lists them: ``Gradient/presetNames``.
     package static let names = Gradient.presetNames
 
-    /// The gradient of a preset name with the server's 255 entries (``Gradient/paletteColorMapSize``);
+    /// The gradient of a preset name with the server's 160 entries (``Gradient/paletteColorMapSize``);
     /// `nil` if unknown.
     package static func named(_ name: String) -> Gradient? {
         Gradient.preset(named: name, colorMapSize: Gradient.paletteColorMapSize)
@@ -15,7 +15,7 @@ package enum GradientPresets {
 
     /// A preset name, or colours with stops: `0000ff:0.2,ff0000:1` (`#` optional, 3, 6 or 8 hex digits).
     ///
-    /// - Parameter colorMapSize: entries of the colour map; `nil` for the server's 255
+    /// - Parameter colorMapSize: entries of the colour map; `nil` for the server's 160
     ///   (``Gradient/paletteColorMapSize``: every tile a palette PNG).
     /// - Throws: ``OverrideError`` saying what is wrong.
     package static func parse(_ text: String, colorMapSize: Int? = nil) throws(OverrideError) -> Gradient {

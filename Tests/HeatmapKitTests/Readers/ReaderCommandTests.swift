@@ -77,7 +77,7 @@ import Testing
         #expect(result.status == 0, "\(result.errors)")
         let png = [UInt8](try #require(FileManager.default.contents(atPath: output.path)))
         let file = try PointFileReader.read(path: path, options: .init(weightColumn: "weight"))
-        let layer = HeatmapTileLayer(index: file.index, settings: .paletteDefault)  // The command's 255 entries.
+        let layer = HeatmapTileLayer(index: file.index, settings: .paletteDefault)  // The command's 160 entries.
         #expect(try layer.tileFor(x: 1, y: 0, zoom: 1).png == png)
     }
 

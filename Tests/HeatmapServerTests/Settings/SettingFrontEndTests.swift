@@ -90,7 +90,7 @@ import Testing
         try Data(#"{"layers": [{"name": "p", "file": "\#(data)", "value": "size", \#(config)}]}"#.utf8)
             .write(to: URL(fileURLWithPath: path))
         let layer = try #require(try ServeConfiguration.load(path: path).layers?.first)
-        // The server's base, as serve's: Google's settings with the 255-entry colour map.
+        // The server's base, as serve's: Google's settings with the 160-entry colour map.
         let settings = try layer.settings.applied(to: .paletteDefault)
         let loaded = try LayerData.load(path: data, options: Self.withValues)
         return try TileService(layers: [try ServedLayer(name: "p", settings: settings, data: loaded)])
