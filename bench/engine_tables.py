@@ -48,7 +48,9 @@ def tables(r):
     if formats:
         print()
         points = next((x["points"] for x in r.get("index", [])), 1_000_000)
-        print(f"| tile ({points / 1e6:g}M points) | kind | RGBA PNG (today) | palette PNG (255 entries) | ÷ | encode ×faster "
+        # Reports before heatmap-bench --color-map-size were of the 255-entry map.
+        entries = formats[0].get("indexedColorMapSize", 255)
+        print(f"| tile ({points / 1e6:g}M points) | kind | RGBA PNG (today) | palette PNG ({entries} entries) | ÷ | encode ×faster "
               "| colour + encode ×faster | lossless WebP | lossy WebP q90 | libpng level 6: RGBA, palette "
               "| Pillow optimize: RGBA, palette |")
         print("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|")

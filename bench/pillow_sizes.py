@@ -5,7 +5,7 @@ usage: bench/pillow_sizes.py REPORT.json TILE_IMAGES_DIR
 
 REPORT.json and TILE_IMAGES_DIR come from
     swift run -c release heatmap-bench --only bytes --json REPORT.json --tile-images TILE_IMAGES_DIR
-which writes each tile's RGBA PNG (Google's 1,000-entry map) and palette PNG (the server's 255 entries) there.
+which writes each tile's RGBA PNG (Google's 1,000-entry map) and palette PNG (the server's map, 160 entries, or --color-map-size N) there.
 The script makes a virtual environment (bench/.venv-pillow) with Pillow from PyPI on first use, then
 saves each RGBA image with `optimize=True` (Pillow's smallest: zlib level 9, its filter choice) and
 each palette image as a palette image (mode P, the same PLTE and tRNS, exact) with `optimize=True`,

@@ -36,8 +36,10 @@ def block(report):
                    f"| {kilobytes(b['webpLossyBytes'])} | {kilobytes(b['libpngRGBABytes'])}, "
                    f"{kilobytes(b['libpngIndexedBytes'])} | {pillow} |")
     out.append("")
+    # Reports before heatmap-bench --color-map-size were of the 255-entry map.
+    entries = rows[0].get("indexedColorMapSize", 255) if rows else 255
     out.append(f"Medians of {report.get('repetitions', '?')} repetitions at load {load:.1f}; the palette PNG is the "
-               "server's 255-entry map, exact: it decodes to its RGBA pixels.")
+               f"server's {entries}-entry map, exact: it decodes to its RGBA pixels.")
     return "\n".join(out)
 
 
