@@ -149,7 +149,9 @@ import Testing
         let label = HeatmapAnimation.labelColors
         let drawn = HeatmapAnimation.frameSettings(.paletteDefault)
         #expect(drawn.gradient == Gradient.paletteDefault, "the command's default is drawn as it is")
-        for (size, kept) in [(2, 2), (16, 16), (160, 160), (253, 253), (254, 253), (255, 253), (256, 256), (1000, 1000)] {
+        for (size, kept) in [
+            (2, 2), (16, 16), (160, 160), (253, 253), (254, 253), (255, 253), (256, 256), (1000, 1000),
+        ] {
             let gradient = try #require(Gradient.preset(named: "viridis", colorMapSize: size))
             let frames = HeatmapAnimation.frameSettings(HeatmapSettings(gradient: gradient))
             #expect(frames.gradient.colorMapSize == kept, "\(size) entries")

@@ -15,7 +15,8 @@ import Testing
             (
                 ["--gradient", "magma", "--color-scale", "sqrt"],
                 HeatmapSettings(
-                    gradient: Gradient.preset(named: "magma", colorMapSize: Gradient.paletteColorMapSize) ?? .default, colorScale: .sqrt)
+                    gradient: Gradient.preset(named: "magma", colorMapSize: Gradient.paletteColorMapSize) ?? .default,
+                    colorScale: .sqrt)
             ),
             (
                 [

@@ -5,7 +5,8 @@ import Testing
 /// The tile README shows, against the PNG committed when it was checked by eye.
 ///
 /// To renew it after an intended change of the drawing:
-/// `swift run heatmap tile Examples/police_stations.json 6/57/39@2x --output docs/police-stations-6-57-39@2x.png`
+/// `swift run heatmap tile Examples/police_stations.json 6/57/39@2x --color-map-size 1000 --output
+/// docs/police-stations-6-57-39@2x.png` (the library's 1,000 entries; the command's default is 160)
 /// and copy it to `Tests/HeatmapKitTests/Fixtures/golden-police-6-57-39@2x.png`.
 @Suite struct GoldenImageTests {
     @Test("police stations of Victoria, tile 6/57/39@2x, equal the golden image")

@@ -39,7 +39,8 @@ import Testing
         var options = PointReadOptions()
         options.valueColumn = "price"
         let values = try #require(try PointFileReader.read(path: csv, options: options).values)
-        var settings = HeatmapSettings(gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default)
+        let viridis = Gradient.preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize)
+        var settings = HeatmapSettings(gradient: viridis ?? .default)
         settings.aggregate = .mean
         settings.minimumDensity = 0.5
         let expected = try HeatmapTileLayer(values: values, settings: settings).tileFor(x: 57, y: 39, zoom: 6).png

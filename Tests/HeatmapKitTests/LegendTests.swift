@@ -42,7 +42,8 @@ import Testing
         }
     }
 
-    /// To renew after an intended change: `curl 'http://127.0.0.1:8080/police_stations/legend.png?z=7'`
+    /// To renew after an intended change: `curl 'http://127.0.0.1:8080/police_stations/legend.png?z=7&color-map-size=1000'`
+    /// (the library's 1,000 entries; the server's default is 160)
     /// from `heatmap serve Examples/police_stations.json`, into `docs/legend-police-7.png` and
     /// `Tests/HeatmapKitTests/Fixtures/golden-legend-police-7.png`.
     @Test("the police stations' legend at zoom 7 equals the golden image")

@@ -15,7 +15,9 @@ import Testing
             (
                 "gradient=viridis&color-scale=sqrt",
                 // A preset without color-map-size takes the server's 160 entries.
-                HeatmapSettings(gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default, colorScale: .sqrt)
+                HeatmapSettings(
+                    gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default,
+                    colorScale: .sqrt)
             ),
             (
                 "gradient=turbo&color-map-size=64&color-scale=log",
@@ -25,7 +27,8 @@ import Testing
             (
                 "max-zoom-intensity=5&min-zoom-intensity=5&gradient=cividis",
                 HeatmapSettings(
-                    gradient: .preset(named: "cividis", colorMapSize: Gradient.paletteColorMapSize) ?? .default, minimumZoomIntensity: 5,
+                    gradient: .preset(named: "cividis", colorMapSize: Gradient.paletteColorMapSize) ?? .default,
+                    minimumZoomIntensity: 5,
                     maximumZoomIntensity: 5)
             ),
             (

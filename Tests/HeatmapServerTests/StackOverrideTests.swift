@@ -27,7 +27,8 @@ private struct SolidLayer: SyncTileLayer {
                     "gradient=viridis&color-scale=sqrt",
                     // A preset without color-map-size takes the server's 160 entries.
                     HeatmapSettings(
-                        gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default, colorScale: .sqrt)
+                        gradient: .preset(named: "viridis", colorMapSize: Gradient.paletteColorMapSize) ?? .default,
+                        colorScale: .sqrt)
                 ),
                 (
                     "radius-meters=8000&opacity=0.9",
