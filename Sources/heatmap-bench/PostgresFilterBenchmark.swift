@@ -45,6 +45,8 @@ struct PostgresFilterReport: Codable {
     var copied: [Copied] = []
     /// The plans of the copied table's filtered tiles.
     var copiedPlans: [Plan] = []
+    /// The copied table's time windows through its time summaries against the rows alone.
+    var timeSummaries: TimeSummaryReport?
 }
 
 /// `--only postgres-filters`: a table of `rows` of the benchmark's seeded points
@@ -190,6 +192,8 @@ enum PostgresFilterBenchmark {
                 report.maxima.append(pair)
             }
         }
+        report.timeSummaries = try PostgresTimeSummaryBenchmark.run(
+            source: copiedSource, filters: filters.filter { $0.2.isEmpty }.map { ($0.0, $0.1) }, rounds: 5, log: log)
         report.loadAtEnd = Machine.describe().loadAverage ?? []
         return report
     }

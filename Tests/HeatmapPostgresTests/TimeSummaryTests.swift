@@ -55,6 +55,16 @@ import Testing
         let month = try source.filtered(window: TimeWindow(parsing: "2024-02-01/2024-06-01"), categories: [])
         let space = try PixelSpace(zoom: 0, scale: 1)
         #expect(month.timeSummaryStatement(space: space, columns: 0..<256, rows: 0..<256)?.0.contains("_tcells") == true)
+        // A pinned version (as serve and render read) reads them too, in its counted statement.
+        let count = try #require(try source.changeCount())
+        let pinned = try source.pinned(toChangeCount: count).filtered(
+            window: TimeWindow(parsing: "2024-02-10T05:00:00Z/2024-09-03T07:30:00Z"), categories: [])
+        #expect(pinned.readsTimeSummaries(at: space))
+        let points = FilteredTableTests.kept(window: try TimeWindow(parsing: "2024-02-10T05:00:00Z/2024-09-03T07:30:00Z"))
+        let memory = try HeatmapTileLayer(index: PointIndex(points: points)).intensity(x: 0, y: 0, zoom: 0, scale: 1)
+        let served = try HeatmapTileLayer(source: pinned).intensity(x: 0, y: 0, zoom: 0, scale: 1)
+        let (a, b) = (try #require(memory), try #require(served))
+        #expect(zip(a.values, b.values).allSatisfy { abs($0 - $1) <= 1e-6 * max($0, $1, .leastNormalMagnitude) })
         // A window with a category reads the rows.
         let kind = try source.filtered(
             window: TimeWindow(parsing: "2024-02-01/2024-06-01"),

@@ -33,6 +33,13 @@ struct TimeSummaryUse: Sendable, Hashable {
 }
 
 extension PostgresSource {
+    /// Whether a tile at `space` reads the time summaries (see ``timeSummaryStatement(space:columns:rows:)``).
+    func readsTimeSummaries(at space: PixelSpace) -> Bool {
+        guard let use = layout.timeSummaries, let level = space.pixelLevel, CellSummaries.levels.contains(level)
+        else { return false }
+        return use.buckets(level: level) != nil
+    }
+
     /// The statement for the pixel weights of `columns` × `rows` at `space` from the time
     /// summaries, while they hold the table's rows: the whole buckets from the summaries, the
     /// rest of the window from the rows through the time's B-tree; the window from the rows
