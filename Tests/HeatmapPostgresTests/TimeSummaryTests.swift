@@ -97,6 +97,36 @@ import Testing
             try fresh.filtered(window: window, categories: []), as: points + [added], scales: [1])
     }
 
+    @Test("image --postgres --datetime A/B --step 1d --window 2d writes the APNG a file of the same rows writes")
+    func animationFromTable() throws {
+        let cluster = try TestCluster.require()
+        try Self.importRows(into: "timed_animation", conninfo: cluster.conninfo)
+        let csv = HeatmapCommand.temporaryPath("timed.csv")
+        var text = "lat,lng,weight,t\n"
+        for row in FilteredTableTests.rows {
+            let c = row.point.coordinate
+            text += "\(c.latitude),\(c.longitude),\(Float(row.point.intensity)),\(row.second)\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let options = [
+            "--time", "t", "--center", "-37.5,145", "--zoom", "6", "--size", "160x96", "--datetime",
+            "2024-03-01/2024-03-09", "--step", "1d", "--window", "2d",
+        ]
+        func animation(_ source: [String]) throws -> [UInt8] {
+            let output = HeatmapCommand.temporaryPath("anim.png")
+            defer { try? FileManager.default.removeItem(atPath: output) }
+            let run = try HeatmapCommand.run(["image"] + source + options + ["--output", output])
+            #expect(run.status == 0, "\(source): \(run.standardError)")
+            return (try? [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))) ?? []
+        }
+        let table = try animation(["--postgres", cluster.url, "--table", "timed_animation"])
+        let file = try animation([csv])
+        // acTL's frame count: 8 daily frames.
+        let actl = try #require(table.indices.first { table[$0..<min($0 + 4, table.count)].elementsEqual("acTL".utf8) })
+        #expect(table[(actl + 4)..<(actl + 8)].elementsEqual([0, 0, 0, 8]))
+        #expect(table == file)
+    }
+
     @Test("a window splits into whole aligned buckets and the intervals left, exactly")
     func split() throws {
         let day = TimeSummaries.day
