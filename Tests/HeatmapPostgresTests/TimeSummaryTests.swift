@@ -48,19 +48,22 @@ import Testing
             #expect(filtered.layout.timeSummaries != nil, "\(text)")
             let points = FilteredTableTests.kept(window: window)
             // Scale 2 reads the coarser spans alone (their finest levels are finer than the days').
-            try PostgresSourceTests.expectSameTiles(filtered, as: points, scales: text.hasSuffix("30:00Z") ? [1, 2] : [1])
+            try PostgresSourceTests.expectSameTiles(
+                filtered, as: points, scales: text.hasSuffix("30:00Z") ? [1, 2] : [1])
         }
         // The world's tile of a month reads the summaries (the only level these few rows keep
         // for days): its statement names them.
         let month = try source.filtered(window: TimeWindow(parsing: "2024-02-01/2024-06-01"), categories: [])
         let space = try PixelSpace(zoom: 0, scale: 1)
-        #expect(month.timeSummaryStatement(space: space, columns: 0..<256, rows: 0..<256)?.0.contains("_tcells") == true)
+        #expect(
+            month.timeSummaryStatement(space: space, columns: 0..<256, rows: 0..<256)?.0.contains("_tcells") == true)
         // A pinned version (as serve and render read) reads them too, in its counted statement.
         let count = try #require(try source.changeCount())
         let pinned = try source.pinned(toChangeCount: count).filtered(
             window: TimeWindow(parsing: "2024-02-10T05:00:00Z/2024-09-03T07:30:00Z"), categories: [])
         #expect(pinned.readsTimeSummaries(at: space))
-        let points = FilteredTableTests.kept(window: try TimeWindow(parsing: "2024-02-10T05:00:00Z/2024-09-03T07:30:00Z"))
+        let points = FilteredTableTests.kept(
+            window: try TimeWindow(parsing: "2024-02-10T05:00:00Z/2024-09-03T07:30:00Z"))
         let memory = try HeatmapTileLayer(index: PointIndex(points: points)).intensity(x: 0, y: 0, zoom: 0, scale: 1)
         let served = try HeatmapTileLayer(source: pinned).intensity(x: 0, y: 0, zoom: 0, scale: 1)
         let (a, b) = (try #require(memory), try #require(served))
@@ -139,9 +142,11 @@ import Testing
         #expect(split.rows.map(\.start) == [10 * day + 5, 89 * day])
         #expect(split.rows.map(\.end) == [11 * day, 90 * day - 1])
         // Open ends reach past the summaries' days; no usable span: rows alone.
-        let open = try #require(TimeBuckets(start: nil, end: nil, days: -3...70, usable: [3]))
-        #expect(open.buckets.map(\.bucket) == Array(0..<8))
-        #expect(open.rows.map(\.start) == [nil, 64 * day] && open.rows.map(\.end) == [0, nil])
+        let open = try #require(TimeBuckets(start: nil, end: nil, days: -1...130, usable: [3]))
+        #expect(open.buckets.map(\.bucket) == Array(0..<16))
+        #expect(open.rows.map(\.start) == [nil, 128 * day] && open.rows.map(\.end) == [0, nil])
+        // Most of a window left to the rows: the rows answer alone.
+        #expect(TimeBuckets(start: 0, end: 100 * day, days: 0...1000, usable: [6]) == nil)
         #expect(TimeBuckets(start: 5, end: 100, days: 0...10, usable: [0]) == nil)
         #expect(TimeBuckets(start: 0, end: 100 * day, days: 0...1000, usable: []) == nil)
     }

@@ -95,8 +95,7 @@ extension PostgresSource {
     /// units, summed up from level 24 when coarser), over the key ranges `$1`, `$2` with the
     /// minimum `$3`, as ``cells(_:on:)`` asks it, with the condition that the summaries hold the
     /// rows (the rows answer under its negation); `nil` when the rows answer alone.
-    func timeSummaryCells(level: Int, wholeWorld: Bool, parameters: inout [String?]) -> (sql: String, fresh: String)?
-    {
+    func timeSummaryCells(level: Int, wholeWorld: Bool, parameters: inout [String?]) -> (sql: String, fresh: String)? {
         let summarized = min(level, CellSummaries.levels.upperBound)
         guard let use = layout.timeSummaries, CellSummaries.levels.contains(summarized),
             let split = use.buckets(level: summarized)

@@ -13,10 +13,14 @@ struct TimeBuckets: Sendable {
 
     /// The most buckets one statement reads (a year of days is 366).
     static let maximumBuckets = 512
+    /// Whole days left to the rows that a window of any length may have (more only for a
+    /// window over 8 times longer).
+    static let uncoveredDays: Int64 = 2
 
     /// The split of `window` over the summaries of `days`, with the spans in `usable`; `nil`
-    /// when no whole bucket fits (the rows answer alone) or it takes more than
-    /// ``maximumBuckets``.
+    /// (the rows answer alone) when no whole bucket fits, it takes more than
+    /// ``maximumBuckets``, or the whole days no usable span covers are more than
+    /// ``uncoveredDays`` and an eighth of the window's.
     ///
     /// - Complexity: O(buckets + days no usable span covers).
     init?(start: Int64?, end: Int64?, days: ClosedRange<Int64>, usable: [Int]) {
@@ -51,7 +55,10 @@ struct TimeBuckets: Sendable {
                 position += 1
             }
         }
-        guard !buckets.isEmpty else { return nil }
+        // Days no usable span covers are read from the rows of the whole world (through the
+        // time's B-tree): past an eighth of the window, the tile's own rows cost less.
+        let left = uncovered.reduce(Int64(0)) { $0 + $1.1 - $1.0 }
+        guard !buckets.isEmpty, left <= max(Self.uncoveredDays, (last - first) / 8) else { return nil }
         var intervals: [(start: Int64?, end: Int64?)] = []
         if start.map({ $0 < first * day }) ?? true { intervals.append((start, first * day)) }
         for (low, high) in uncovered { intervals.append((low * day, high * day)) }
