@@ -27,7 +27,7 @@ struct TimeSummaryReport: Codable {
     var finestLevels: [Int] = []
     var tiles: [Triple] = []
     var maxima: [Triple] = []
-    /// The plan of a coarse filtered tile's statement through the summaries.
+    /// The plan of a coarse tile's statement of the year through the summaries.
     var plans: [PostgresFilterReport.Plan] = []
 }
 
@@ -56,7 +56,7 @@ enum PostgresTimeSummaryBenchmark {
                 }
                 log(line(triple))
                 report.tiles.append(triple)
-                if zoom == 4, label.hasSuffix("07-01") {
+                if zoom == 2, label.hasPrefix("2024-01-01") {
                     let space = try PixelSpace(zoom: zoom, scale: scale)
                     let rect = PixelRect(tileX: x, y: y, in: space)
                     let recorder = QueryRecorder()
