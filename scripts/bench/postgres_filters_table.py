@@ -54,8 +54,17 @@ def time_plan_block(report, limit=None):
     plan = report["timeSummaries"]["plans"][0]
     lines = plan["plan"]
     if limit is not None:
-        keep = [l for l in lines if ("Index" in l or "Bitmap" in l or "One-Time" in l) and "Filter:" not in l
-                and "Recheck" not in l]
+        # The scans of the table and its summaries and their conditions; not the state checks'.
+        keep, after = [], False
+        for l in lines:
+            scan = ("Index" in l or "Bitmap" in l) and "Cond:" not in l and "Recheck" not in l
+            if scan:
+                after = "heatmap_time_summaries" not in l and "heatmap_versions" not in l and "BitmapOr" not in l
+                if after:
+                    keep.append(l)
+            elif after and "Index Cond:" in l:
+                keep.append(l)
+                after = False
         lines = keep[:limit]
     head = (f"EXPLAIN of tile {plan['tile']} of heatmap_bench_filters_copied with --datetime {plan['filter']} "
             f"({report['rows']:,} rows, time summaries):")

@@ -90,10 +90,11 @@ package enum PostgresImport {
         }
         try ChangeLog.install(table: quoted, name: name ?? table, prefix: names.prefix, on: connection)
         if fresh, let time = fields.timeColumn {
-            // The rows of a window's partial days, which the time summaries leave to the rows.
+            // The rows of a window's partial days, which the time summaries leave to the rows: on the
+            // time as UTC, which only those statements name (see TimeSummaryUse.rowsCondition).
             try connection.execute(
-                "CREATE INDEX \(MadeObject.quoted(names.name("_time"))) ON \(quoted) (\(MadeObject.quoted(time))) "
-                    + "INCLUDE (x, y, key, weight)")
+                "CREATE INDEX \(MadeObject.quoted(names.name("_time"))) ON \(quoted) "
+                    + "((\(MadeObject.quoted(time)) AT TIME ZONE 'UTC')) INCLUDE (x, y, key, weight)")
         }
         if fresh {
             let index = MadeObject.quoted(names.name("_key"))

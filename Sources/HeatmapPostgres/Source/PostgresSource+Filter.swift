@@ -48,7 +48,9 @@ extension PostgresSource {
         }
         guard !conditions.isEmpty else { return self }
         var filtered = layout
-        if categories.isEmpty, !window.isAll, let state = layout.timeState, let time = layout.time {
+        if categories.isEmpty, !window.isAll, let state = layout.timeState, let time = layout.time,
+            time.kind == .instant
+        {
             filtered.timeSummaries = TimeSummaryUse(
                 state: state, start: window.start, end: window.end, time: time, rest: layout.filter)
         }

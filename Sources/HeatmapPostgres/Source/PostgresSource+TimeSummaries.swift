@@ -17,9 +17,22 @@ struct TimeSummaryUse: Sendable, Hashable {
         return TimeBuckets(start: start, end: end, days: state.days, usable: usable)
     }
 
-    /// The condition that the row's time lies in one of `split`'s intervals; `nil` for none.
+    /// The condition that the row's time lies in one of `split`'s intervals, in the terms of
+    /// `T_time`, a B-tree on the time read as UTC (`"t" AT TIME ZONE 'UTC'`, immutable): only
+    /// these statements can use it, so it never takes the place of the key's B-tree in a
+    /// tile's other statements (a day's window planned through it read each of its rows' heap
+    /// pages); `nil` for none.
     func rowsCondition(_ split: TimeBuckets) -> String? {
-        let parts = split.rows.compactMap { time.condition(in: ($0.start, $0.end)) }.map { "(\($0))" }
+        let utc = "(\(time.quoted) AT TIME ZONE 'UTC')"
+        func bound(_ second: Int64) -> String {
+            "(to_timestamp(\(PostgresConnection.boundValue("\(second)"))::float8) AT TIME ZONE 'UTC')"
+        }
+        let parts = split.rows.compactMap { interval -> String? in
+            let ends =
+                (interval.start.map { ["\(utc) >= \(bound($0))"] } ?? [])
+                + (interval.end.map { ["\(utc) < \(bound($0))"] } ?? [])
+            return ends.isEmpty ? nil : "(" + ends.joined(separator: " AND ") + ")"
+        }
         return parts.isEmpty ? nil : "(" + parts.joined(separator: " OR ") + ")"
     }
 
