@@ -81,11 +81,14 @@ extension MaximumSearch {
                 return
             }
             if let level = plan.diveLevel {
-                // The heaviest cells 4 × 4 times finer inside the heaviest of the ranked level.
-                let ranked = try source.occupiedCells(CellQuery(level: level, limit: dives)).cells.sorted()
-                let starts = try source.occupiedCells(
-                    CellQuery(level: level - 2, area: ranked, areaLevel: level, limit: dives))
-                try dive(from: starts, level: level - 2)
+                // The heaviest cells of the first level (inside the heaviest of the ranked level).
+                let first = plan.stages[0].level
+                var starts = try source.occupiedCells(CellQuery(level: level, limit: dives))
+                if level > first {
+                    starts = try source.occupiedCells(
+                        CellQuery(level: first, area: starts.cells.sorted(), areaLevel: level, limit: dives))
+                }
+                try dive(from: starts, level: first)
             }
             var survivors: [UInt64] = []
             var bounds: [Float] = []
