@@ -31,6 +31,7 @@ README_FILES = [
     "bench/results/maximum-postgres-20m.json",
     "bench/results/maximum-postgres-20m-zooms-9-16.json",
     "bench/results/maximum-postgres-20m-zoom-11.json",
+    "bench/results/maximum-postgres-20m-zoom-15.json",
     "bench/results/maximum-memory-1m.json",
     "bench/results/maximum-memory-1m-zooms-13-16.json",
     "bench/results/maximum-memory-10m.json",
@@ -109,10 +110,10 @@ def splice(table, check):
 def main():
     if sys.argv[1:2] == ["--readme"]:
         flags = [a for a in sys.argv[2:] if a in ("--write", "--check")]
-        table = readme([a for a in sys.argv[2:] if a not in flags] or README_FILES)
+        compact = readme([a for a in sys.argv[2:] if a not in flags] or README_FILES)
         if not flags:
-            print(table)
-        elif not splice(table, check="--check" in flags):
+            print(compact)
+        elif not splice(compact, check="--check" in flags):
             sys.exit(1)
         return
     for path in sys.argv[1:]:
