@@ -219,9 +219,10 @@ extension MaximumSearch {
                 let key = UInt64(rect.y >> shift) << 32 | UInt64(rect.x >> shift)
                 regions[key] = regions[key].map { ($0.rect.union(rect), max($0.bound, bound)) } ?? (rect, bound)
             }
-            let ordered = MaximumSearch.joined(
-                regions.sorted { ($0.value.bound, $1.key) > ($1.value.bound, $0.key) }.map(\.value),
-                side: 1 << shift, padding: kernel.radius)
+            let sorted = regions.sorted { ($0.value.bound, $1.key) > ($1.value.bound, $0.key) }.map(\.value)
+            // From a remote source each rectangle is a statement that reads its padding; in
+            // memory they are computed 8 at a time on all cores, and one left unread costs nothing.
+            let ordered = isRemote ? MaximumSearch.joined(sorted, side: 1 << shift, padding: kernel.radius) : sorted
             let margin = plan.margin(additions: 4 * stage.reach + 4)
             let batch = isRemote ? 1 : 8
             var next = 0
