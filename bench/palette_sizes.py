@@ -3,12 +3,14 @@
 
 usage: bench/palette_sizes.py POINTS.f64 [--binary .build/release/heatmap] [--sizes 128,160,192,224,255]
                               [--tiles 3/1/3@2x,...] [--out bench/results/palette-map-sizes.json]
+       bench/palette_sizes.py --table [bench/results/palette-map-sizes.json]
 
 POINTS.f64 comes from `heatmap-bench --export DIR` (latitude, longitude, weight as float64 triples). For
 each tile and size, `heatmap tile --color-map-size N` draws it (a palette PNG whenever N <= 255) and the
 script compares it with the RGBA tile of `--color-map-size 1000` (Google's map, the library's default):
 bytes, their ratio, the largest channel difference and its 99th percentile over the pixels either draws.
-Needs Pillow and numpy (bench/pillow_sizes.py's virtual environment, made on first use).
+Needs Pillow and numpy (bench/pillow_sizes.py's virtual environment, made on first use). --table prints a
+result file as docs/guides/tile-formats.md shows it.
 """
 import argparse
 import io
@@ -24,7 +26,23 @@ from pillow_sizes import ensure_pillow  # noqa: E402
 DENSE = "3/1/3@2x,6/18/23@2x,9/103/182@2x,12/828/1457@2x,16/14977/27652@2x"
 
 
+def table(path):
+    """A row for each map size: each tile's bytes and ratio to the 1,000-entry RGBA tile, then the pixels moved."""
+    with open(path) as f:
+        rows = json.load(f)["rows"]
+    tiles = list(dict.fromkeys(r["tile"] for r in rows))
+    print("| entries | " + " | ".join(tiles) + " | pixels moved from 1,000 entries: largest (p99) |")
+    print("|---:|" + "---:|" * len(tiles) + "---|")
+    for size in sorted({r["colorMapSize"] for r in rows}):
+        cells = {r["tile"]: r for r in rows if r["colorMapSize"] == size}
+        moved = max(cells.values(), key=lambda r: (r["largestDifference"], r["differenceP99"]))
+        print(f"| {size} | " + " | ".join(f"{cells[t]['bytes'] / 1000:.1f} kB, {cells[t]['ratio']:.2f}" for t in tiles)
+              + f" | {moved['largestDifference']} ({max(r['differenceP99'] for r in cells.values())}) |")
+
+
 def main():
+    if sys.argv[1:2] == ["--table"]:
+        return table(sys.argv[2] if len(sys.argv) > 2 else "bench/results/palette-map-sizes.json")
     ensure_pillow()
     import numpy as np
     from PIL import Image

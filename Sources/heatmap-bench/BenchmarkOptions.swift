@@ -19,6 +19,8 @@ struct BenchmarkOptions {
     var exportPath: String?
     /// Where the `bytes` section writes each tile's RGBA and palette PNG (for bench/pillow_sizes.py).
     var tileImagesPath: String?
+    /// Entries of the `bytes` section's palette map (`nil`: the server's, `Gradient.paletteColorMapSize`).
+    var bytesColorMapSize: Int?
     /// A PostgreSQL database for the `postgres` section (which is skipped without one).
     var postgresURL: String?
     /// Zooms of the `postgres` section's M(z) from the database.
@@ -71,6 +73,10 @@ struct BenchmarkOptions {
             case "--json": jsonPath = try value()
             case "--export": exportPath = try value()
             case "--tile-images": tileImagesPath = try value()
+            case "--color-map-size":
+                let size = try list(try value())[0]
+                guard (2...256).contains(size) else { throw OptionError("--color-map-size takes 2...256, got \(size)") }
+                bytesColorMapSize = size
             case "--postgres": postgresURL = try value()
             case "--postgres-zooms": postgresNormalizationZooms = try list(try value())
             case "--postgres-serve-rows": postgresServeRows = max(0, try list(try value())[0])

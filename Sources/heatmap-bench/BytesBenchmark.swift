@@ -49,25 +49,30 @@ struct BytesMeasurement: Codable {
     /// percentile over the drawn pixels.
     var largestDifference: Int
     var differenceP99: Int
+    /// Entries of the palette PNG's map (`--color-map-size`; the server's by default).
+    var indexedColorMapSize: Int
 }
 
 /// Measures ``BytesMeasurement`` for the benchmark's tiles.
 enum BytesBenchmark {
     static func measure(
         bench: TileBenchmark, tiles: [(zoom: Int, scale: Int, kind: String, x: Int, y: Int)], repetitions: Int,
-        imagesTo folder: String?
+        imagesTo folder: String?, colorMapSize: Int? = nil
     ) throws -> [BytesMeasurement] {
         if let folder { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        let server = Gradient.paletteDefault
+        let gradient = try Gradient(
+            colors: server.colors, startPoints: server.startPoints, colorMapSize: colorMapSize ?? server.colorMapSize)
         return try tiles.map { t in
             try measure(
                 bench: bench, zoom: t.zoom, scale: t.scale, kind: t.kind, x: t.x, y: t.y, repetitions: repetitions,
-                imagesTo: folder)
+                imagesTo: folder, gradient: gradient)
         }
     }
 
     static func measure(
         bench: TileBenchmark, zoom: Int, scale: Int, kind: String, x: Int, y: Int, repetitions: Int,
-        imagesTo folder: String?
+        imagesTo folder: String?, gradient: Gradient
     ) throws -> BytesMeasurement {
         let name = "\(zoom)/\(x)/\(y)\(scale > 1 ? "@\(scale)x" : "")"
         let space = try PixelSpace(zoom: zoom, scale: scale)
@@ -75,7 +80,7 @@ enum BytesBenchmark {
         let grid = bench.index.intensity(in: PixelRect(tileX: x, y: y, in: space), space: space, kernel: kernel)
         let maximum = Double(bench.index.maximumIntensity(space: space, kernel: kernel))
         let today = ColorMap(gradient: .default, opacity: 0.7)
-        let served = ColorMap(gradient: .paletteDefault, opacity: 0.7)
+        let served = ColorMap(gradient: gradient, opacity: 0.7)
         let rgbaEncoder = PNGEncoder(palette: .never)
         var rgba: [UInt8] = []
         var indexed: [UInt8] = []
@@ -135,7 +140,7 @@ enum BytesBenchmark {
             webpLossyBytes: lossy.count, webpLossyMs: Measure.median(lossyTimes),
             libpngRGBABytes: LibPNG.size(todayImage, palette: false),
             libpngIndexedBytes: LibPNG.size(servedImage, palette: true), largestDifference: largest,
-            differenceP99: p99)
+            differenceP99: p99, indexedColorMapSize: gradient.colorMapSize)
     }
 
     /// The largest channel difference between two images and its 99th percentile over the

@@ -42,6 +42,7 @@ let usage = """
                         --postgres as coordinator, against --postgres alone (bench/postgres_sharded.sh)
       --tile-images DIR for bytes: write each tile's RGBA and palette PNG there (bench/pillow_sizes.py
                         adds Pillow's optimize=True sizes from them)
+      --color-map-size N for bytes: the palette PNG's map has N entries (2...256; default the server's 255)
       --export DIR      write the --points data to DIR/points.f64 (latitude, longitude, weight as
                         little-endian float64 triples) for bench/compare_datashader.py
     """
@@ -144,7 +145,8 @@ for zoom in options.zooms {
 // Every tile in every format: RGBA and palette PNG, lossless and lossy WebP, libpng's (BytesBenchmark.swift).
 if options.sections.contains("bytes") {
     report.bytes = try BytesBenchmark.measure(
-        bench: bench, tiles: chosen, repetitions: options.repetitions, imagesTo: options.tileImagesPath)
+        bench: bench, tiles: chosen, repetitions: options.repetitions, imagesTo: options.tileImagesPath,
+        colorMapSize: options.bytesColorMapSize)
     for b in report.bytes {
         log(
             String(

@@ -23,7 +23,7 @@ import Testing
     @Test("the issue's reproducer: --max-intensity 1e-15 writes the tile and exits 0")
     func reproducer() throws {
         try #require(FileManager.default.isExecutableFile(atPath: TileCommandTests.executable.path))
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("max-\(UUID().uuidString).png").path
+        let output = TestScratch.folder.appendingPathComponent("max-\(UUID().uuidString).png").path
         defer { try? FileManager.default.removeItem(atPath: output) }
         let result = try run([
             "tile", Fixtures.path("police_stations.json"), "6/57/39", "--max-intensity", "1e-15", "--output", output,
@@ -36,7 +36,7 @@ import Testing
     func tileFlags() throws {
         try #require(FileManager.default.isExecutableFile(atPath: TileCommandTests.executable.path))
         let data = Fixtures.path("police_stations.json")
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("flags-\(UUID().uuidString).png")
+        let output = TestScratch.folder.appendingPathComponent("flags-\(UUID().uuidString).png")
             .path
         defer { try? FileManager.default.removeItem(atPath: output) }
         for number in Self.numbers {
@@ -58,7 +58,7 @@ import Testing
         for number in Self.numbers.prefix(12) + ["22", "23", "0,22", "3,,6"] {
             for flag in ["--zoom", "--radius", "--scale"] { _ = try run(["info", data, flag, number]) }
         }
-        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("extremes-\(UUID().uuidString).csv")
+        let csv = TestScratch.folder.appendingPathComponent("extremes-\(UUID().uuidString).csv")
         // A file of its own, not /dev/null: a command that renamed over its output would replace the device.
         let png = csv.deletingPathExtension().appendingPathExtension("png")
         defer {

@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapCore
 import HeatmapKit
+import HeatmapTestSupport
 import Testing
 
 /// `aggregate = .mean` through the layer, the readers' value column and the command.
@@ -85,7 +86,7 @@ import Testing
     }
 
     func write(_ text: String, _ name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let path = TestScratch.folder.appendingPathComponent(
             "heatmap-mean-\(UUID().uuidString)-\(name)"
         )
         .path

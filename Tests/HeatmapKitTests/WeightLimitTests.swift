@@ -1,4 +1,5 @@
 import Foundation
+import HeatmapTestSupport
 import Testing
 
 @testable import HeatmapKit
@@ -8,7 +9,7 @@ import Testing
 /// crosses it, the library the point.
 @Suite struct WeightLimitTests {
     func write(_ text: String, _ name: String) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("weights-\(UUID().uuidString)-\(name)")
+        let path = TestScratch.folder.appendingPathComponent("weights-\(UUID().uuidString)-\(name)")
             .path
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
         return path

@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 @testable import HeatmapPostgres
@@ -155,7 +156,7 @@ import Testing
     func commands() throws {
         let cluster = try TestCluster.require()
         try Self.table("priced_command", imported: true, cluster: cluster)
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("mean-\(UUID().uuidString).png")
+        let output = TestScratch.folder.appendingPathComponent("mean-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: output) }
         let table = ["--postgres", cluster.url, "--table", "priced_command"]
         let tile = try Self.heatmap(

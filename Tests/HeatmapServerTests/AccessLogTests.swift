@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 /// A responder answering every path with its own text at once.
@@ -11,7 +12,7 @@ struct EchoResponder: HTTPResponder {
 
 @Suite struct AccessLogTests {
     static func temporaryPath(_ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-access-\(UUID().uuidString)-\(name)")
+        TestScratch.folder.appendingPathComponent("heatmap-access-\(UUID().uuidString)-\(name)")
             .path
     }
 

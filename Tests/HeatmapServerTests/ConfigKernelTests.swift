@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 /// The configuration file's keys of the radius in metres and the mean (`radiusMeters`,
@@ -8,7 +9,7 @@ import Testing
 @Suite struct ConfigKernelTests {
     /// A folder with `priced.csv` (the police stations, price = longitude − 141) and `serve.json`.
     func folder(_ config: String) throws -> (URL, [WeightedLatLng]) {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("config-kernel-\(UUID().uuidString)")
+        let folder = TestScratch.folder.appendingPathComponent("config-kernel-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let points = try JSONPointReader.read(contentsOf: try TestServer.fixturePath())
         var text = "lat,lng,price\n"

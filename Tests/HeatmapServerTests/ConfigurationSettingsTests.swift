@@ -54,7 +54,7 @@ import Testing
 
     @Test("a settings key of the wrong type in a layer names the key")
     func wrongTypeInALayer() throws {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-config-type-\(getpid()).json")
+        let path = TestScratch.folder.appendingPathComponent("heatmap-config-type-\(getpid()).json")
         try Data(#"{"layers": [{"file": "a.json", "radius": "big"}]}"#.utf8).write(to: path)
         defer { try? FileManager.default.removeItem(at: path) }
         // Read as the flag and the query parameter read it: the message names the setting.

@@ -30,7 +30,7 @@ import Testing
 
     @Test func namesWhatIsWrongWithABadFile() throws {
         #expect(throws: OverrideError.self) { try ServeConfiguration.load(path: "/nonexistent/serve.json") }
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("bad-\(getpid()).json").path
+        let path = TestScratch.folder.appendingPathComponent("bad-\(getpid()).json").path
         try Data("{\"layers\": [{\"name\": 3}]}".utf8).write(to: URL(fileURLWithPath: path))
         defer { try? FileManager.default.removeItem(atPath: path) }
         #expect(throws: OverrideError.self) { try ServeConfiguration.load(path: path) }

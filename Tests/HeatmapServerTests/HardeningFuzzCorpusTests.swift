@@ -79,7 +79,7 @@ import Testing
         try #require(files.count >= 100, "the corpus holds \(files.count) cases")
         // With the fuzzer's write token, so that its chunked bodies are read (DELETEs of points
         // not in the layer: 400, nothing changed).
-        let token = FileManager.default.temporaryDirectory.appendingPathComponent("fuzz-\(UUID().uuidString).token")
+        let token = TestScratch.folder.appendingPathComponent("fuzz-\(UUID().uuidString).token")
         try Data("fuzz-write-token-not-secret\n".utf8).write(to: token)
         defer { try? FileManager.default.removeItem(at: token) }
         let server = try ServeProcess(["--no-watch", "--cache-mb", "16", "--write-token-file", token.path])

@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import Testing
 
 /// `radius-meters=`, `radius-latitude=`, `aggregate=`, `min-density=` and `value-range=`
@@ -16,7 +17,7 @@ import Testing
         init() throws {
             let points = try JSONPointReader.read(contentsOf: try TestServer.fixturePath())
             csv =
-                FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-priced-\(UUID().uuidString).csv")
+                TestScratch.folder.appendingPathComponent("heatmap-priced-\(UUID().uuidString).csv")
                 .path
             var text = "lat,lng,price\n"
             for p in points {

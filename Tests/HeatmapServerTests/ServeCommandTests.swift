@@ -16,7 +16,7 @@ import Testing
     @Test func servesLayersReloadsOnSIGHUPAndStopsOnSIGTERM() throws {
         try #require(FileManager.default.isExecutableFile(atPath: Self.executable.path))
         let data = try TestServer.fixturePath()
-        let config = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(getpid()).json")
+        let config = TestScratch.folder.appendingPathComponent("serve-\(getpid()).json")
         let layers = "{\"layers\": [{\"name\": \"fire\", \"file\": \"\(data)\", \"gradient\": \"fire\"}]}"
         try Data(layers.utf8).write(to: config)
         defer { try? FileManager.default.removeItem(at: config) }
@@ -64,7 +64,7 @@ import Testing
         let host = try fail([data, "--host", "not-an-address", "--port", "0"])
         #expect(host.status == 1 && host.error.contains("not-an-address"))
         // The data options of every command: the reader's error names the line; a bad format is a usage error.
-        let csv = FileManager.default.temporaryDirectory.appendingPathComponent("serve-\(UUID().uuidString).csv")
+        let csv = TestScratch.folder.appendingPathComponent("serve-\(UUID().uuidString).csv")
         defer { try? FileManager.default.removeItem(at: csv) }
         try Data("lat,lng,pop\n-37.8,144.9,5\n95,1,1\n".utf8).write(to: csv)
         let bad = try fail([csv.path, "--weight", "pop", "--port", "0"])

@@ -6,7 +6,7 @@ import Testing
 @Suite struct ServeLayerNameTests {
     @Test("a file named with a space is refused at once, the message naming --layer NAME=FILE")
     func fileWithSpace() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("serve-names-\(UUID().uuidString)")
+        let folder = TestScratch.folder.appendingPathComponent("serve-names-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("my points.csv")

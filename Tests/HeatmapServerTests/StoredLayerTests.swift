@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import HeatmapTiles
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     static func serve(_ body: (TestClient, [String]) throws -> Void) throws {
         let path = try TestServer.fixturePath()
         let data = try TestServer.load(path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let folder = TestScratch.folder.appendingPathComponent(
             "heatmap-stored-\(UUID().uuidString)"
         )
         .path

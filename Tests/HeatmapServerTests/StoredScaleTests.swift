@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 import HeatmapTiles
 import Testing
 
@@ -11,7 +12,7 @@ import Testing
     func perScaleTileJSON() throws {
         let path = try TestServer.fixturePath()
         let data = try TestServer.load(path)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-scale-\(UUID().uuidString)")
+        let folder = TestScratch.folder.appendingPathComponent("heatmap-scale-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         var stored: [StoredLayer] = []
         for scale in [1, 2] {

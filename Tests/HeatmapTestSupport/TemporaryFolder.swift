@@ -1,6 +1,7 @@
 import Foundation
 
-/// A fresh folder under the temporary directory, `heatmap-PREFIX-UUID`, removed by `remove()`.
+/// A fresh folder `PREFIX-UUID` in the process's scratch folder (``TestScratch``), removed by
+/// `remove()` or, at the latest, when the process exits.
 public struct TemporaryFolder: Sendable {
     /// Where it is.
     public let url: URL
@@ -9,7 +10,7 @@ public struct TemporaryFolder: Sendable {
     ///
     /// - Throws: what `FileManager` throws when it cannot be made.
     public init(_ prefix: String = "tiles") throws {
-        url = FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-\(prefix)-\(UUID().uuidString)")
+        url = TestScratch.folder.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     }
 

@@ -70,10 +70,10 @@ public enum TestProgram {
         return nil
     }
 
-    /// A fresh path in the temporary folder, `heatmap-PREFIX-UUID-NAME` (nothing made there).
+    /// A fresh path in the process's scratch folder, `PREFIX-UUID-NAME` (nothing made there; the
+    /// folder goes when the process exits, see ``TestScratch``).
     public static func temporaryPath(_ prefix: String, _ name: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("heatmap-\(prefix)-\(UUID().uuidString)-\(name)")
-            .path
+        TestScratch.folder.appendingPathComponent("\(prefix)-\(UUID().uuidString)-\(name)").path
     }
 }
 

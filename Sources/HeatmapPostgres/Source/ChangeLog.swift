@@ -19,7 +19,18 @@ enum ChangeLog {
         CREATE TABLE IF NOT EXISTS heatmap_changes (table_name text NOT NULL, version bigint NOT NULL, \
         removed bool NOT NULL, level int2 NOT NULL, x int8, y int8)
         """,
-        "CREATE INDEX IF NOT EXISTS heatmap_changes_version ON heatmap_changes (table_name, version)",
+        // Only when it is missing: `CREATE INDEX IF NOT EXISTS` takes a SHARE lock on the table
+        // even when the index exists, and the installer holds the advisory lock while a writer of
+        // an imported table (an `import --append`, a live insert in a transaction), holding a ROW
+        // EXCLUSIVE lock on heatmap_changes through its log trigger, may be waiting for it: a
+        // deadlock. With the check, nothing under the advisory lock waits on heatmap_changes.
+        """
+        DO $heatmap$ BEGIN
+            IF to_regclass('heatmap_changes_version') IS NULL THEN
+                CREATE INDEX heatmap_changes_version ON heatmap_changes (table_name, version);
+            END IF;
+        END $heatmap$
+        """,
         "CREATE TABLE IF NOT EXISTS heatmap_change_logs (table_name text PRIMARY KEY, complete_after bigint NOT NULL)",
     ]
 

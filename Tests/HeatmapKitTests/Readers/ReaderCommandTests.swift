@@ -70,7 +70,7 @@ import Testing
 
     @Test("tile reads CSV, with --weight naming the column")
     func tileFromCSV() throws {
-        let output = FileManager.default.temporaryDirectory.appendingPathComponent("readers-\(UUID().uuidString).png")
+        let output = TestScratch.folder.appendingPathComponent("readers-\(UUID().uuidString).png")
         defer { try? FileManager.default.removeItem(at: output) }
         let path = ReaderFiles.fixture("cities-excerpt.csv")
         let result = try run(["tile", path, "1/1/0", "--weight", "weight", "--output", output.path])

@@ -1,5 +1,6 @@
 import Foundation
 import HeatmapKit
+import HeatmapTestSupport
 
 /// Fixtures and temporary files for the reader tests.
 enum ReaderFiles {

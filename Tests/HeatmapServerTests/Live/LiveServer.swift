@@ -2,6 +2,7 @@ import Foundation
 import HeatmapCore
 import HeatmapKit
 import HeatmapServer
+import HeatmapTestSupport
 
 /// A server on a free loopback port over points given (written to a CSV file and loaded as
 /// `heatmap serve` loads files), taking `POST`/`DELETE /live/points` with ``secret``.
@@ -20,7 +21,7 @@ final class LiveServer: Sendable {
         limits.maxBodyBytes = chunkedLimit
         limits.bodiesNeedToken = true
         limits.bodyToken = options.writeToken
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+        let path = TestScratch.folder.appendingPathComponent(
             "live-\(UUID().uuidString).csv"
         ).path
         try Array(Self.csv(points).utf8).withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: path)) }

@@ -21,7 +21,7 @@ import Testing
     }
 
     func tokenFile(_ text: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("token-\(UUID().uuidString)")
+        let url = TestScratch.folder.appendingPathComponent("token-\(UUID().uuidString)")
         try Data(text.utf8).write(to: url)
         return url
     }
