@@ -68,11 +68,11 @@ enum PostgresFilterBenchmark {
     }
 
     /// Imports `points` into `name` with their time as `reported` and kind as `kind`, as `heatmap
-    /// import --time reported --categories kind` does.
+    /// import --time reported --time-summaries --categories kind` does.
     static func importCopied(_ points: [WeightedLatLng], into name: String, connection: ConnectionString) throws {
         let importer = try PostgresImporter(
             table: name, connection: connection, mode: .replace,
-            fields: ImportedFields(timeColumn: "reported", categoryColumns: ["kind"]))
+            fields: ImportedFields(timeColumn: "reported", categoryColumns: ["kind"], timeSummaries: true))
         var next = 0
         while next < points.count {
             let chunk = points[next..<min(points.count, next + (1 << 15))]

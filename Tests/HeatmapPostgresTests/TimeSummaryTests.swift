@@ -5,16 +5,16 @@ import Testing
 
 @testable import HeatmapPostgres
 
-/// The time summaries of a table `import` made with `--time` (issue 28): a window's whole
+/// The time summaries of a table `import` made with `--time --time-summaries` (issue 28): a window's whole
 /// buckets read from them and its partial days from the rows give exactly the tiles and M(z)
 /// of the points in the window; after a write by hand the rows answer alone.
 @Suite(.serialized, .needsPostgres) struct TimeSummaryTests {
     /// Imports the filter tests' rows into `name` with their time as `t` and kind as `kind`,
-    /// as `heatmap import --time t --categories kind` does.
+    /// as `heatmap import --time t --time-summaries --categories kind` does.
     static func importRows(into name: String, conninfo: ConnectionString) throws {
         let importer = try PostgresImporter(
             table: name, connection: conninfo, mode: .replace,
-            fields: ImportedFields(timeColumn: "t", categoryColumns: ["kind"]))
+            fields: ImportedFields(timeColumn: "t", categoryColumns: ["kind"], timeSummaries: true))
         var values = PointChunkFields(categoryColumns: 1)
         for row in FilteredTableTests.rows {
             values.times.append(row.second)
@@ -128,6 +128,41 @@ import Testing
         let actl = try #require(table.indices.first { table[$0..<min($0 + 4, table.count)].elementsEqual("acTL".utf8) })
         #expect(table[(actl + 4)..<(actl + 8)].elementsEqual([0, 0, 0, 8]))
         #expect(table == file)
+    }
+
+    @Test("import makes time summaries only when asked (--time-summaries), which needs --time")
+    func optIn() throws {
+        let cluster = try TestCluster.require()
+        let csv = HeatmapCommand.temporaryPath("opt-in.csv")
+        var text = "lat,lng,weight,t\n"
+        for row in FilteredTableTests.rows.prefix(200) {
+            let c = row.point.coordinate
+            text += "\(c.latitude),\(c.longitude),\(Float(row.point.intensity)),\(row.second)\n"
+        }
+        try Data(text.utf8).write(to: URL(fileURLWithPath: csv))
+        let connection = try PostgresConnection(cluster.conninfo)
+        func made(_ name: String) throws -> (summaries: Bool, state: Bool) {
+            let summaries = try connection.execute("SELECT to_regclass($1) IS NOT NULL", [name + "_tcells"]).text(0, 0)
+            let state = try connection.execute(
+                "SELECT count(*) FROM heatmap_time_summaries WHERE table_name = $1", ["public." + name]
+            ).text(0, 0)
+            return (summaries == "t", state == "1")
+        }
+        let base = ["import", csv, "--postgres", cluster.url, "--time", "t", "--replace"]
+        let plain = try HeatmapCommand.run(base + ["--table", "timed_plain"])
+        #expect(plain.status == 0, "\(plain.standardError)")
+        #expect(try made("timed_plain") == (false, false))
+        let asked = try HeatmapCommand.run(base + ["--table", "timed_asked", "--time-summaries"])
+        #expect(asked.status == 0, "\(asked.standardError)")
+        #expect(try made("timed_asked") == (true, true))
+        // Appended without the flag: the summaries are read no more (their state row goes).
+        let appended = try HeatmapCommand.run(
+            ["import", csv, "--postgres", cluster.url, "--time", "t", "--append", "--table", "timed_asked"])
+        #expect(appended.status == 0, "\(appended.standardError)")
+        #expect(try made("timed_asked").state == false)
+        let refused = try HeatmapCommand.run(
+            ["import", csv, "--postgres", cluster.url, "--table", "timed_refused", "--time-summaries"])
+        #expect(refused.status != 0 && refused.standardError.contains("--time-summaries"), "\(refused.standardError)")
     }
 
     @Test("a window splits into whole aligned buckets and the intervals left, exactly")

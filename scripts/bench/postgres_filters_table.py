@@ -73,7 +73,7 @@ def time_plan_block(report, limit=None):
 
 def time_table(report):
     section = report["timeSummaries"]
-    out = [f"{report['rows']:,} rows, imported with `--time reported`; each span's finest level kept "
+    out = [f"{report['rows']:,} rows, imported with `--time reported --time-summaries`; each span's finest level kept "
            f"(1, 8, 64, 512 days): {', '.join(str(l) for l in section['finestLevels'])}.", "",
            "| what | filter | unfiltered | rows alone (before) | time summaries | summaries ÷ rows (paired) | "
            "summaries ÷ unfiltered (paired) | rounds |", "|---|---|---:|---:|---:|---:|---:|---:|"]
