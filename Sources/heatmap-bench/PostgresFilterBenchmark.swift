@@ -45,6 +45,8 @@ struct PostgresFilterReport: Codable {
     var copied: [Copied] = []
     /// The plans of the copied table's filtered tiles.
     var copiedPlans: [Plan] = []
+    /// The copied table's time windows through its time summaries against the rows alone.
+    var timeSummaries: TimeSummaryReport?
 }
 
 /// `--only postgres-filters`: a table of `rows` of the benchmark's seeded points
@@ -66,11 +68,11 @@ enum PostgresFilterBenchmark {
     }
 
     /// Imports `points` into `name` with their time as `reported` and kind as `kind`, as `heatmap
-    /// import --time reported --categories kind` does.
+    /// import --time reported --time-summaries --categories kind` does.
     static func importCopied(_ points: [WeightedLatLng], into name: String, connection: ConnectionString) throws {
         let importer = try PostgresImporter(
             table: name, connection: connection, mode: .replace,
-            fields: ImportedFields(timeColumn: "reported", categoryColumns: ["kind"]))
+            fields: ImportedFields(timeColumn: "reported", categoryColumns: ["kind"], timeSummaries: true))
         var next = 0
         while next < points.count {
             let chunk = points[next..<min(points.count, next + (1 << 15))]
@@ -190,6 +192,8 @@ enum PostgresFilterBenchmark {
                 report.maxima.append(pair)
             }
         }
+        report.timeSummaries = try PostgresTimeSummaryBenchmark.run(
+            source: copiedSource, filters: filters.filter { $0.2.isEmpty }.map { ($0.0, $0.1) }, rounds: 5, log: log)
         report.loadAtEnd = Machine.describe().loadAverage ?? []
         return report
     }

@@ -8,7 +8,7 @@ struct ImportCommand {
     static let usage = """
         usage: heatmap import DATA --postgres URL --table T [--append | --replace] [--shard URL ...]
                               [--data-format F] [--lat COL] [--lng COL] [--weight COL] [--skip-invalid]
-                              [--time COL] [--categories COL[,COL...]]
+                              [--time COL [--time-summaries]] [--categories COL[,COL...]]
                heatmap import --postgres URL --table T --attach
           DATA               points: JSON, CSV, TSV, GeoJSON or NDJSON, gzip too; - for standard input
           --postgres URL     a postgresql:// URL or key=value string ("" for libpq's PG* variables)
@@ -16,6 +16,10 @@ struct ImportCommand {
                              key columns fast tiles need (kept by triggers), a B-tree on key, summaries;
                              with --time and --categories also those columns, named as in DATA
                              (timestamptz and text), so the table takes --datetime and --category
+          --time-summaries   with --time, also sum the rows per day (and 8, 64, 512 days) and coarse
+                             cell into T_tcells, so that time-filtered M(z) and coarse tiles read
+                             them rather than the rows; costs import time and space (see
+                             docs/guides/postgresql.md#time-summaries)
           --append           add the rows to a table import made before
           --replace          drop the table and make it afresh (in one transaction with the load)
         \(shardUsage)
@@ -29,6 +33,8 @@ struct ImportCommand {
     var table: String
     var mode: PostgresImport.Mode
     var options: PointReadOptions
+    /// `--time-summaries`: sums per time bucket beside the rows (only with `--time`).
+    var timeSummaries = false
     var shards: [String]
     /// `--attach`: no DATA, the change log put on a table sharded by hand.
     var attach = false
@@ -38,7 +44,7 @@ struct ImportCommand {
         shards = split.shards
         let list = try ArgumentList(
             split.rest, valued: DataArguments.valued.union(["postgres", "table"]),
-            flags: DataArguments.flags.union(["append", "replace", "attach"]))
+            flags: DataArguments.flags.union(["append", "replace", "attach", "time-summaries"]))
         attach = list.flag("attach")
         try Self.checkAttach(list, shards: shards)
         guard list.positionals.count == 1 || attach else {
@@ -56,6 +62,10 @@ struct ImportCommand {
         case (false, false): mode = .create
         }
         options = try DataArguments.options(list)
+        timeSummaries = list.flag("time-summaries")
+        if timeSummaries, options.timeColumn == nil {
+            throw .usage("--time-summaries sums the rows per time bucket: it needs --time COL")
+        }
         if mode == .append, !shards.isEmpty {
             throw .usage("--append adds rows through the coordinator: leave out --shard")
         }
@@ -77,7 +87,8 @@ struct ImportCommand {
         do {
             if shards.isEmpty {
                 let loaded = try PostgresImport.run(
-                    path: dataPath, options: options, into: table, connection: connection, mode: mode
+                    path: dataPath, options: options, into: table, connection: connection, mode: mode,
+                    timeSummaries: timeSummaries
                 ) { sent in
                     guard terminal, ContinuousClock.now - shown >= .seconds(1) else { return }
                     shown = ContinuousClock.now

@@ -91,6 +91,11 @@ def check_readme(failures):
     for page in glob.glob(os.path.join(ROOT, "docs", "**", "*.md"), recursive=True):
         if os.path.normpath(page) not in listed and os.path.normpath(page) != os.path.normpath(index):
             failures.append(f"docs/README.md: no link to {rel(page)}")
+    # README's M(z) table is made from bench/results by the script, never by hand.
+    table = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "bench", "maximum_table.py"), "--readme",
+                            "--check"], capture_output=True, text=True)
+    if table.returncode != 0:
+        failures.append(table.stderr.strip() or table.stdout.strip())
 
 
 def blocks(kind):

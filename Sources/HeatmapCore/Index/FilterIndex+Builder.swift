@@ -75,43 +75,52 @@ extension FilterIndex {
         /// ``FilterIndex/defaultSlabSize(forCount:)``; a second's points never split); the builder
         /// is left empty but keeps its dictionaries.
         ///
-        /// - Complexity: O(n): a radix sort by time to cut the slabs, then the plain index's
-        ///   radix sort by key over all the points, carrying each point's weight, second and slab,
-        ///   and one stable pass that deals them out to their slabs in key order.
+        /// - Complexity: O(n): the slabs' ends found by ranks of the times (no sort of the
+        ///   times), then the plain index's radix sort by key over all the points, carrying each
+        ///   point's weight, second and slab and code (12 bytes), and one stable pass that deals
+        ///   them out to their slabs in key order.
         package mutating func build(slabSize: Int? = nil) -> FilterIndex {
-            let size = max(1, slabSize ?? FilterIndex.defaultSlabSize(forCount: keys.count))
             let n = keys.count
-            // Times as unsigned keys that sort as the signed seconds do.
-            var timeKeys = times.map { UInt64(bitPattern: $0) ^ (1 << 63) }
-            var byTime = (0..<n).map { UInt32(truncatingIfNeeded: $0) }
-            RadixSort.sort(keys: &timeKeys, payload: &byTime)
-            let bounds = Self.slabBounds(sortedTimes: timeKeys, size: size)
-            // Each point's weight, second after its slab's first, slab and position, by position.
-            var carried = [SortedPoint](repeating: SortedPoint(weight: 0, second: 0, slab: 0, position: 0), count: n)
-            var slabTimes: [ClosedRange<Int64>] = []
-            for s in 0..<(bounds.count - 1) {
-                let first = timeKeys[bounds[s]]
-                slabTimes.append(Self.time(first)...Self.time(timeKeys[bounds[s + 1] - 1]))
-                for j in bounds[s]..<bounds[s + 1] {
-                    let p = Int(byTime[j])
-                    carried[p] = SortedPoint(
-                        weight: weights[p], second: UInt32(truncatingIfNeeded: timeKeys[j] - first),
-                        slab: UInt32(truncatingIfNeeded: s), position: byTime[j])
+            let slabbing = FilterIndex.Slabbing(
+                times: times, size: slabSize ?? FilterIndex.defaultSlabSize(forCount: n))
+            // Each point's weight, second after its slab's first, and tag, by position: with at
+            // most one category column the tag is the slab and the code, so that dealing the
+            // sorted points reads nothing by position; with more, it is the position.
+            let tagged = codes.count <= 1
+            var carried = [SortedPoint](unsafeUninitializedCapacity: n) { carried, initialized in
+                weights.withUnsafeBufferPointer { weights in
+                    times.withUnsafeBufferPointer { times in
+                        slabbing.slabOf.withUnsafeBufferPointer { slabOf in
+                            let firsts = slabbing.times.map(\.lowerBound)
+                            let column = codes.first ?? []
+                            for i in 0..<n {
+                                let s = Int(slabOf[i])
+                                let code = column.isEmpty ? 0 : UInt32(column[i])
+                                carried[i] = SortedPoint(
+                                    weight: weights[i], second: UInt32(truncatingIfNeeded: times[i] - firsts[s]),
+                                    tag: tagged
+                                        ? UInt32(truncatingIfNeeded: s) << 16 | code : UInt32(truncatingIfNeeded: i))
+                            }
+                        }
+                    }
                 }
+                initialized = n
             }
-            (timeKeys, byTime) = ([], [])
+            (weights, times) = ([], [])
             RadixSort.sort(keys: &keys, payload: &carried)
-            let slabs = Self.dealt(keys: keys, carried: carried, codes: codes, bounds: bounds)
+            let slabs = Self.dealt(
+                keys: keys, carried: carried, slabOf: tagged ? nil : slabbing.slabOf, codes: codes,
+                counts: slabbing.counts)
+            codes = dictionaries.map { _ in [] }
             let (summaries, cells) = Self.summaries(keys: keys, carried: carried)
             // Coarse nodes only of levels whose cells are at most half the points: a node of a
-            // level where points rarely share a cell saves nothing (spread data: no pass at all).
+            // level where points rarely share a cell saves nothing (spread data: none at all).
             let coarse = FilterIndex.coarseNodes(
-                keys: keys, points: carried, slabCounts: (1..<bounds.count).map { bounds[$0] - bounds[$0 - 1] },
+                slabs: slabs.indexes,
                 levels: FilterIndex.coarseLevels.filter { cells.indices.contains($0) && cells[$0] <= n / 2 })
-            (keys, weights, times, totalWeight) = ([], [], [], 0)
-            codes = dictionaries.map { _ in [] }
+            (keys, totalWeight) = ([], 0)
             return FilterIndex(
-                slabs: slabs.indexes, slabTimes: slabTimes, times: slabs.seconds, codes: slabs.codes,
+                slabs: slabs.indexes, slabTimes: slabbing.times, times: slabs.seconds, codes: slabs.codes,
                 dictionaries: dictionaries, coarseNodes: coarse, summaries: summaries)
         }
 
@@ -130,84 +139,75 @@ extension FilterIndex {
             }
         }
 
-        /// The second a time key (as sorted) stands for.
-        private static func time(_ key: UInt64) -> Int64 { Int64(bitPattern: key ^ (1 << 63)) }
-
-        /// The slabs' starts in time order, and `n` last: about `size` points each, a second's
-        /// points in one slab, and a slab's seconds within 2^32 of its first.
-        private static func slabBounds(sortedTimes: [UInt64], size: Int) -> [Int] {
-            let n = sortedTimes.count
-            var bounds = [0]
-            var start = 0
-            while start < n {
-                var end = min(n, start + size)
-                while end < n, sortedTimes[end] == sortedTimes[end - 1] { end += 1 }
-                // A slab's seconds are kept as 32-bit offsets from its first.
-                let first = sortedTimes[start]
-                if sortedTimes[end - 1] - first > UInt64(UInt32.max) {
-                    end = start + 1
-                    while end < n, sortedTimes[end] - first <= UInt64(UInt32.max) { end += 1 }
-                }
-                bounds.append(end)
-                start = end
-            }
-            return bounds
-        }
-
         /// The points sorted by key dealt out to their slabs (stably: each slab in key order),
-        /// with their seconds and codes.
-        private static func dealt(keys: [UInt64], carried: [SortedPoint], codes: [[UInt16]], bounds: [Int]) -> (
-            indexes: [PointIndex], seconds: [[UInt32]], codes: [[[UInt16]]]
-        ) {
+        /// with their seconds and codes: one pass over the sorted points writes each to its
+        /// slab's next place in scratch buffers, then each slab's arrays are copied out of them.
+        private static func dealt(
+            keys: [UInt64], carried: [SortedPoint], slabOf: [UInt16]?, codes: [[UInt16]], counts: [Int]
+        ) -> (indexes: [PointIndex], seconds: [[UInt32]], codes: [[[UInt16]]]) {
             let n = keys.count
-            var next = Array(bounds.dropLast())
-            var slabKeys = [UInt64](repeating: 0, count: n)
-            var slabWeights = [Float](repeating: 0, count: n)
-            var slabSeconds = [UInt32](repeating: 0, count: n)
-            var slabCodes = codes.map { _ in [UInt16](repeating: 0, count: n) }
-            slabKeys.withUnsafeMutableBufferPointer { outKeys in
-                slabWeights.withUnsafeMutableBufferPointer { outWeights in
-                    slabSeconds.withUnsafeMutableBufferPointer { outSeconds in
+            var starts = [0]
+            for count in counts { starts.append(starts[starts.count - 1] + count) }
+            let outKeys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
+            let outWeights = UnsafeMutableBufferPointer<Float>.allocate(capacity: n)
+            let outSeconds = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: n)
+            let outCodes = codes.map { _ in UnsafeMutableBufferPointer<UInt16>.allocate(capacity: n) }
+            defer {
+                outKeys.deallocate()
+                outWeights.deallocate()
+                outSeconds.deallocate()
+                for column in outCodes { column.deallocate() }
+            }
+            var next = Array(starts.dropLast())
+            next.withUnsafeMutableBufferPointer { next in
+                keys.withUnsafeBufferPointer { keys in
+                    carried.withUnsafeBufferPointer { carried in
+                        guard let slabOf else {
+                            // Tagged with slab and code: one sequential pass.
+                            for i in 0..<n {
+                                let point = carried[i]
+                                let s = Int(point.tag >> 16)
+                                let slot = next[s]
+                                next[s] = slot + 1
+                                outKeys[slot] = keys[i]
+                                outWeights[slot] = point.weight
+                                outSeconds[slot] = point.second
+                                if let column = outCodes.first { column[slot] = UInt16(truncatingIfNeeded: point.tag) }
+                            }
+                            return
+                        }
                         for i in 0..<n {
                             let point = carried[i]
-                            let slot = next[Int(point.slab)]
-                            next[Int(point.slab)] = slot + 1
+                            let s = Int(slabOf[Int(point.tag)])
+                            let slot = next[s]
+                            next[s] = slot + 1
                             outKeys[slot] = keys[i]
                             outWeights[slot] = point.weight
                             outSeconds[slot] = point.second
+                            for c in outCodes.indices { outCodes[c][slot] = codes[c][Int(point.tag)] }
                         }
                     }
                 }
             }
-            for c in codes.indices {
-                next = Array(bounds.dropLast())
-                slabCodes[c].withUnsafeMutableBufferPointer { out in
-                    codes[c].withUnsafeBufferPointer { column in
-                        for point in carried {
-                            let slot = next[Int(point.slab)]
-                            next[Int(point.slab)] = slot + 1
-                            out[slot] = column[Int(point.position)]
-                        }
-                    }
-                }
-            }
-            let ranges = (0..<(bounds.count - 1)).map { bounds[$0]..<bounds[$0 + 1] }
+            let ranges = counts.indices.map { starts[$0]..<starts[$0 + 1] }
             return (
                 ranges.map {
-                    PointIndex(sortedKeys: Array(slabKeys[$0]), weights: Array(slabWeights[$0]), summarised: false)
+                    PointIndex(
+                        sortedKeys: Array(outKeys[$0]), weights: Array(outWeights[$0]), summarised: false)
                 },
-                ranges.map { Array(slabSeconds[$0]) }, ranges.map { r in slabCodes.map { Array($0[r]) } }
+                ranges.map { Array(outSeconds[$0]) }, ranges.map { r in outCodes.map { Array($0[r]) } }
             )
         }
     }
 
-    /// What moves with a point's key through the builder's sort: its weight, its second after
-    /// its slab's first, its slab and its position in the order appended.
+    /// What moves with a point's key through the builder's sort (12 bytes): its weight, its
+    /// second after its slab's first, and a tag: its slab (high 16 bits) and its category code
+    /// (low 16) when there is at most one category column, else its position in the order
+    /// appended (its slab and codes read by position when the points are dealt).
     struct SortedPoint: BitwiseCopyable {
         var weight: Float
         var second: UInt32
-        var slab: UInt32
-        var position: UInt32
+        var tag: UInt32
     }
 
     /// The slab size the builder picks for `count` points: 8 slabs, each of at least 4096

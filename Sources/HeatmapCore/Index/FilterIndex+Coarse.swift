@@ -17,150 +17,131 @@ extension FilterIndex {
     /// zoom 24 − L at scale 1 (zooms 4, 6, 8, 10 and 12).
     static let coarseLevels = [20, 18, 16, 14, 12]
 
-    /// The coarse nodes of a tree over the slabs, from all the points in key order (`points`
-    /// carries each one's slab and weight), largest nodes first, while they stay within a
-    /// budget of a quarter as many entries as points (5 bytes a point) and each holds at most
-    /// half as many entries as its points.
+    /// The coarse nodes of a tree over the slabs, largest nodes first, while they stay within
+    /// a budget of a quarter as many entries as points (5 bytes a point) and each holds at most
+    /// half as many entries as its points. The root is left out: a window covering every slab
+    /// keeps every point, and is drawn from the whole data's summaries and the slabs.
     ///
-    /// - Complexity: O(n) for one pass over the points, and O(log s) a slab present in a cell
-    ///   of a level: a cell's weight a slab goes up to the next level's cell and to the nodes
-    ///   above the slab.
-    static func coarseNodes(
-        keys: [UInt64], points: [SortedPoint], slabCounts: [Int], levels chosen: [Int] = coarseLevels
-    ) -> [CoarseNode] {
-        guard slabCounts.count > 1, !chosen.isEmpty, keys.count == points.count, let first = keys.first else {
-            return []
-        }
-        let tree = Tree(slabCounts: slabCounts)
-        let levels = chosen.sorted()
-        var cells = levels.map { Cells(level: $0, slabs: slabCounts.count, nodes: tree.ranges.count) }
-        var handed: [(slab: Int, weight: Double)] = []
-        var previous = first
-        for i in keys.indices {
-            let key = keys[i]
-            let difference = key ^ previous
-            if difference != 0 {
-                // Close the cells of `previous` that `key` leaves, finest first.
-                var l = 0
-                while l < levels.count, difference >> UInt64(2 * levels[l]) != 0 {
-                    close(&cells, level: l, key: previous, tree: tree, handed: &handed)
-                    l += 1
-                }
-                previous = key
+    /// Each slab's cells of a level come from one pass over its keys (a cell's weight is a
+    /// subtraction of the slab's running sums); a node's cells are its two halves' merged.
+    ///
+    /// - Complexity: O(n) a level for the slabs' cells, and O(entries) a node to merge.
+    static func coarseNodes(slabs: [PointIndex], levels: [Int] = coarseLevels) -> [CoarseNode] {
+        guard slabs.count > 2, !levels.isEmpty else { return [] }
+        let n = slabs.reduce(0) { $0 + $1.count }
+        var found: [(slabs: Range<Int>, level: Int, cells: CellList, points: Int)] = []
+        // Each slab's cells of the finest level from its keys, of coarser levels from those.
+        var leaves: [CellList] = []
+        for level in levels.sorted() {
+            leaves =
+                leaves.isEmpty ? slabs.map { CellList(of: $0, level: level) } : leaves.map { $0.coarsened(to: level) }
+            // A node's cells, its halves' merged; the nodes of at most half as many cells as points kept.
+            func visit(_ range: Range<Int>) -> CellList {
+                guard range.count > 1 else { return leaves[range.lowerBound] }
+                let middle = (range.lowerBound + range.upperBound + 1) / 2
+                let cells = visit(range.lowerBound..<middle).merged(with: visit(middle..<range.upperBound))
+                let points = slabs[range].reduce(0) { $0 + $1.count }
+                if cells.keys.count <= points / 2 { found.append((range, level, cells, points)) }
+                return cells
             }
-            cells[0].add(slab: Int(points[i].slab), weight: Double(points[i].weight))
+            let middle = (slabs.count + 1) / 2
+            _ = visit(0..<middle)
+            _ = visit(middle..<slabs.count)
         }
-        for l in levels.indices { close(&cells, level: l, key: previous, tree: tree, handed: &handed) }
-        var found: [(slabs: Range<Int>, level: Int, keys: [UInt64], weights: [Double], points: Int)] = []
-        for level in cells {
-            for (node, range) in tree.ranges.enumerated() where level.keys[node].count <= tree.counts[node] / 2 {
-                found.append((range, level.level, level.keys[node], level.weights[node], tree.counts[node]))
-            }
-        }
-        var budget = keys.count / 4
+        var budget = n / 4
         var nodes: [CoarseNode] = []
         // The largest nodes first, at every level (coarsest first among nodes of a size): the
-        // root serves the longest windows, at every zoom up to the finest level's.
+        // halves serve the longest windows, at every zoom up to the finest level's.
         for node in found.sorted(by: { ($0.slabs.count, $0.level) > ($1.slabs.count, $1.level) }) {
-            guard node.keys.count <= budget else { continue }
-            budget -= node.keys.count
+            guard node.cells.keys.count <= budget else { continue }
+            budget -= node.cells.keys.count
             nodes.append(
                 CoarseNode(
                     slabs: node.slabs, level: node.level,
-                    index: PointIndex(sortedKeys: node.keys, weights: node.weights.map { Float($0) })))
+                    index: PointIndex(sortedKeys: node.cells.keys, weights: node.cells.weights.map { Float($0) })))
         }
         return nodes
     }
 
-    /// Closes the cell of `key` at `cells[level]`; it hands its slabs' weights to the next
-    /// level's cell.
-    private static func close(
-        _ cells: inout [Cells], level: Int, key: UInt64, tree: Tree, handed: inout [(slab: Int, weight: Double)]
-    ) {
-        cells[level].close(key: key, tree: tree, handing: &handed)
-        if level + 1 < cells.count {
-            for (slab, weight) in handed { cells[level + 1].add(slab: slab, weight: weight) }
-        }
-        handed.removeAll(keepingCapacity: true)
-    }
+    /// The occupied cells of one level of some slabs: each cell's first key (its corner) and
+    /// the sum of its points' weights, ascending.
+    struct CellList {
+        var keys: [UInt64] = []
+        var weights: [Double] = []
 
-    /// The inner nodes of the binary tree over the slabs (a range split at its middle, the
-    /// left half the larger), and the nodes above each slab.
-    private struct Tree {
-        var ranges: [Range<Int>] = []
-        var counts: [Int] = []
-        var above: [[Int]]
-
-        init(slabCounts: [Int]) {
-            above = slabCounts.map { _ in [] }
-            visit(0..<slabCounts.count, slabCounts)
+        init(keys: [UInt64], weights: [Double]) {
+            self.keys = keys
+            self.weights = weights
         }
 
-        private mutating func visit(_ range: Range<Int>, _ slabCounts: [Int]) {
-            guard range.count > 1 else { return }
-            let node = ranges.count
-            ranges.append(range)
-            counts.append(slabCounts[range].reduce(0, +))
-            for s in range { above[s].append(node) }
-            let middle = (range.lowerBound + range.upperBound + 1) / 2
-            visit(range.lowerBound..<middle, slabCounts)
-            visit(middle..<range.upperBound, slabCounts)
-        }
-    }
-
-    /// The cell of one level being summed, per slab, and each node's entries so far.
-    private struct Cells {
-        let level: Int
-        var slabWeights: [Double]
-        var slabsPresent: [Int] = []
-        var present: [Bool]
-        var keys: [[UInt64]]
-        var weights: [[Double]]
-        var nodeWeights: [Double]
-        var nodesPresent: [Int] = []
-
-        init(level: Int, slabs: Int, nodes: Int) {
-            self.level = level
-            slabWeights = Array(repeating: 0, count: slabs)
-            present = Array(repeating: false, count: slabs)
-            keys = Array(repeating: [], count: nodes)
-            weights = Array(repeating: [], count: nodes)
-            nodeWeights = Array(repeating: -1, count: nodes)
-        }
-
-        mutating func add(slab: Int, weight: Double) {
-            if !present[slab] {
-                present[slab] = true
-                slabsPresent.append(slab)
-            }
-            slabWeights[slab] += weight
-        }
-
-        /// Ends the cell holding `key`: an entry for each node with a slab in it, and the
-        /// slabs' weights in `handed`, for the next level's cell.
-        mutating func close(key: UInt64, tree: Tree, handing handed: inout [(slab: Int, weight: Double)]) {
-            guard !slabsPresent.isEmpty else { return }
-            for slab in slabsPresent {
-                let weight = slabWeights[slab]
-                for node in tree.above[slab] {
-                    if nodeWeights[node] < 0 {
-                        nodeWeights[node] = 0
-                        nodesPresent.append(node)
+        /// The cells of 2^`level` units of an index's points, of any weight.
+        ///
+        /// - Complexity: O(points).
+        init(of index: PointIndex, level: Int) {
+            let shift = UInt64(2 * level)
+            var keys: [UInt64] = []
+            var weights: [Double] = []
+            index.keys.withUnsafeBufferPointer { k in
+                index.prefix.withUnsafeBufferPointer { prefix in
+                    var start = 0
+                    while start < k.count {
+                        let cell = k[start] >> shift
+                        var end = start + 1
+                        while end < k.count && k[end] >> shift == cell { end += 1 }
+                        keys.append(cell << shift)
+                        weights.append(prefix[end] - prefix[start])
+                        start = end
                     }
-                    nodeWeights[node] += weight
                 }
-                handed.append((slab, weight))
-                slabWeights[slab] = 0
-                present[slab] = false
             }
-            slabsPresent.removeAll(keepingCapacity: true)
-            let cell = (key >> UInt64(2 * level)) << UInt64(2 * level)
-            for node in nodesPresent {
-                keys[node].append(cell)
-                weights[node].append(nodeWeights[node])
-                nodeWeights[node] = -1
+            self.init(keys: keys, weights: weights)
+        }
+
+        /// These cells (of a finer level) as cells of `level`, a cell's weights added.
+        ///
+        /// - Complexity: O(cells).
+        func coarsened(to level: Int) -> CellList {
+            let shift = UInt64(2 * level)
+            var keys: [UInt64] = []
+            var weights: [Double] = []
+            for i in self.keys.indices {
+                let cell = (self.keys[i] >> shift) << shift
+                if keys.last == cell {
+                    weights[weights.count - 1] += self.weights[i]
+                } else {
+                    keys.append(cell)
+                    weights.append(self.weights[i])
+                }
             }
-            nodesPresent.removeAll(keepingCapacity: true)
+            return CellList(keys: keys, weights: weights)
+        }
+
+        /// These cells and `other`'s, a cell in both once with the weights added.
+        ///
+        /// - Complexity: O(cells of both).
+        func merged(with other: CellList) -> CellList {
+            var keys: [UInt64] = []
+            var weights: [Double] = []
+            keys.reserveCapacity(self.keys.count + other.keys.count)
+            weights.reserveCapacity(self.keys.count + other.keys.count)
+            var (i, j) = (0, 0)
+            while i < self.keys.count || j < other.keys.count {
+                if j == other.keys.count || (i < self.keys.count && self.keys[i] < other.keys[j]) {
+                    keys.append(self.keys[i])
+                    weights.append(self.weights[i])
+                    i += 1
+                } else if i == self.keys.count || other.keys[j] < self.keys[i] {
+                    keys.append(other.keys[j])
+                    weights.append(other.weights[j])
+                    j += 1
+                } else {
+                    keys.append(self.keys[i])
+                    weights.append(self.weights[i] + other.weights[j])
+                    i += 1
+                    j += 1
+                }
+            }
+            return CellList(keys: keys, weights: weights)
         }
     }
 

@@ -10,6 +10,15 @@ enum RadixSort {
         sort(keys: &keys, payload: &weights)
     }
 
+    /// Sorts `keys` alone.
+    static func sort(keys: inout [UInt64]) {
+        var nothing = [Nothing](repeating: Nothing(), count: keys.count)
+        sort(keys: &keys, payload: &nothing)
+    }
+
+    /// A payload of no bytes.
+    private struct Nothing: BitwiseCopyable {}
+
     /// Sorts `keys` and `payload` (of equal counts) by key, equal keys in their order.
     static func sort<Payload: BitwiseCopyable>(keys: inout [UInt64], payload: inout [Payload]) {
         let count = keys.count

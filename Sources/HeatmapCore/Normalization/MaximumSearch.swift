@@ -6,9 +6,10 @@ import Dispatch
 /// point has positive weight.
 ///
 /// Branch and bound over the levels of ``MaximumPlan``, coarse to fine:
-/// 1. **Dives**: from a few heavy cells, down the heaviest cell of each finer level (fewer
+/// 1. **Dives**: from a few heavy cells, down the heaviest few cells of each finer level (fewer
 ///    levels where a question costs a round trip, see ``CellCosts/questionCells``), then the
-///    pixels of the cell reached, computed as tiles compute them: a first best intensity.
+///    pixels of the cell reached whose bound is highest, computed as tiles compute them: a
+///    first best intensity.
 /// 2. **Sweep**, level by level: the occupied cells of the level (the whole world first, then
 ///    only around the cells left by the level before), each bound from the cells within reach
 ///    (see ``CellBounds``). The largest intensity may lie in an empty cell beside an occupied
@@ -17,8 +18,8 @@ import Dispatch
 ///    reach, which holds for every cell within reach of it) is above the best. A cell is left
 ///    while its bound, raised by the margin, is above the best.
 /// 3. **Exact regions**: the pixels of the cells left at the last level, in rectangles of at
-///    most 256 pixels a side, highest bound first, computed as tiles compute them, while a
-///    bound is above the best.
+///    most 256 pixels a side (neighbours joined where that reads no more), highest bound
+///    first, computed as tiles compute them, while a bound is above the best.
 /// Every pixel not computed is then no brighter than the best found, which is M(z).
 ///
 /// A source that reads its cells from rows (a database) is asked for fewer cells: cells
@@ -81,11 +82,14 @@ extension MaximumSearch {
                 return
             }
             if let level = plan.diveLevel {
-                // The heaviest cells 4 × 4 times finer inside the heaviest of the ranked level.
-                let ranked = try source.occupiedCells(CellQuery(level: level, limit: dives)).cells.sorted()
-                let starts = try source.occupiedCells(
-                    CellQuery(level: level - 2, area: ranked, areaLevel: level, limit: dives))
-                try dive(from: starts, level: level - 2)
+                // The heaviest cells of the first level (inside the heaviest of the ranked level).
+                let first = plan.stages[0].level
+                var starts = try source.occupiedCells(CellQuery(level: level, limit: dives))
+                if level > first {
+                    starts = try source.occupiedCells(
+                        CellQuery(level: first, area: starts.cells.sorted(), areaLevel: level, limit: dives))
+                }
+                try dive(from: starts, level: first)
             }
             var survivors: [UInt64] = []
             var bounds: [Float] = []
@@ -151,23 +155,33 @@ extension MaximumSearch {
 
         /// Follows the heaviest cells down the finer levels of the plan from `starts` (cells of
         /// `level`): at each level asked, the heaviest few inside the cells reached at the level
-        /// before, one question a level (see ``diveLevel(below:cells:)`` for the levels asked);
-        /// then computes the pixels of the cells reached (of the heaviest one alone, padded by
-        /// the kernel's reach, from a remote source, whose statement reads that much anyway):
-        /// raises the best.
+        /// before (all of them at the plan's last level), one question a level (see
+        /// ``diveLevel(below:cells:)`` for the levels asked); then computes the pixels of the
+        /// cells reached whose bounds from one another are highest (of one alone, padded by the
+        /// kernel's reach, from a remote source, whose statement reads that much anyway): raises
+        /// the best.
         mutating func dive(from starts: OccupiedCells, level: Int) throws(Source.Failure) {
             var (reached, cellLevel) = (starts, level)
             while let next = diveLevel(below: cellLevel, cells: reached.cells.count) {
                 let area = MaximumSearch.sortedWithoutRepeats(reached.cells)
+                // At the plan's last level, every cell inside those reached: few, ranked by bound.
+                let limit = next == plan.stages.last?.level ? nil : dives
                 let children = try source.occupiedCells(
-                    CellQuery(level: next, area: area, areaLevel: cellLevel, limit: dives))
+                    CellQuery(level: next, area: area, areaLevel: cellLevel, limit: limit))
                 guard !children.cells.isEmpty else { break }
                 (reached, cellLevel) = (children, next)
             }
-            let heaviest = MaximumSearch.highest(isRemote ? 1 : dives, of: reached.weights)
+            // The brightest by their bounds from one another (the heaviest cell alone may be a
+            // lone heavy point beside a denser cluster), else the heaviest.
+            var cells = reached.cells
+            var rank = reached.weights
+            if let stage = plan.stages.first(where: { $0.level == cellLevel }), cells.count > 1 {
+                let grid = CellBounds(reached, level: cellLevel)
+                (cells, rank) = (grid.cells, grid.boundsOfOccupiedCells(taps: stage.taps))
+            }
             try compute(
-                heaviest.map {
-                    pixels(of: reached.cells[$0], level: cellLevel).expanded(by: isRemote ? kernel.radius : 0)
+                MaximumSearch.highest(isRemote ? 1 : dives, of: rank).map {
+                    pixels(of: cells[$0], level: cellLevel).expanded(by: isRemote ? kernel.radius : 0)
                 })
         }
 
@@ -205,7 +219,10 @@ extension MaximumSearch {
                 let key = UInt64(rect.y >> shift) << 32 | UInt64(rect.x >> shift)
                 regions[key] = regions[key].map { ($0.rect.union(rect), max($0.bound, bound)) } ?? (rect, bound)
             }
-            let ordered = regions.sorted { ($0.value.bound, $1.key) > ($1.value.bound, $0.key) }.map(\.value)
+            let sorted = regions.sorted { ($0.value.bound, $1.key) > ($1.value.bound, $0.key) }.map(\.value)
+            // From a remote source each rectangle is a statement that reads its padding; in
+            // memory they are computed 8 at a time on all cores, and one left unread costs nothing.
+            let ordered = isRemote ? MaximumSearch.joined(sorted, side: 1 << shift, padding: kernel.radius) : sorted
             let margin = plan.margin(additions: 4 * stage.reach + 4)
             let batch = isRemote ? 1 : 8
             var next = 0
@@ -262,17 +279,6 @@ extension MaximumSearch {
             let y0 = space.pixel(ofUnit: y << shift)
             let y1 = space.pixel(ofUnit: ((y + 1) << shift) - 1)
             return PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
-        }
-    }
-}
-
-extension PixelRect {
-    /// Whether every pixel of `other` (inside the world) lies in this rectangle (whose columns
-    /// may run past the world's edges; they wrap).
-    func contains(_ other: PixelRect, worldSize world: Int) -> Bool {
-        guard y <= other.y, other.y + other.height <= y + height else { return false }
-        return [-world, 0, world].contains { offset in
-            x <= other.x + offset && other.x + other.width + offset <= x + width
         }
     }
 }

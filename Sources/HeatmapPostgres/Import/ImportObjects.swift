@@ -110,6 +110,7 @@ enum ImportObjects {
         sharedTable(
             "heatmap_summaries", "table_name text, version bigint, finest smallint", what: "cell summaries' state"),
         function("heatmap_cells_change()", "plpgsql", "trigger", "heatmap_summaries"),
+        sharedTable("heatmap_time_summaries", TimeSummaries.stateColumns, what: "time summaries' state"),
         fillPosition,
         sharedTable(
             "heatmap_maxima",
@@ -215,6 +216,10 @@ enum ImportObjects {
                             """)
                 ]),
         ]
+        // The time summaries and the time's B-tree (of `--time`), known by their marks alone.
+        objects.append(
+            MadeObject(kind: .table, name: names.quoted("_tcells"), what: "time summaries of \(names.base)"))
+        objects.append(MadeObject(kind: .index, name: names.quoted("_time"), what: "time index of \(names.base)"))
         for suffix in ["_position", "_moved", "_changes"] + StatementTriggers.suffixes(infix: "log")
             + StatementTriggers.suffixes(infix: "summaries")
         {

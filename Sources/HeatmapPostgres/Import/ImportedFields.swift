@@ -9,23 +9,30 @@ package struct ImportedFields: Sendable, Hashable {
     package var timeColumn: String?
     /// The category columns' names.
     package var categoryColumns: [String]
+    /// Whether the import also sums the rows per time bucket (`--time-summaries`, see
+    /// ``TimeSummaries``); only with a time column.
+    package var timeSummaries: Bool
 
-    /// The columns `options` read (`timeColumn`, `categoryColumns`).
-    package init(_ options: PointReadOptions) {
+    /// The columns `options` read (`timeColumn`, `categoryColumns`), with time summaries if
+    /// `timeSummaries` and a time column.
+    package init(_ options: PointReadOptions, timeSummaries: Bool = false) {
         timeColumn = options.timeColumn
         categoryColumns = options.categoryColumns
+        self.timeSummaries = timeSummaries && options.timeColumn != nil
     }
 
-    /// The columns named.
-    package init(timeColumn: String?, categoryColumns: [String]) {
+    /// The columns named, with time summaries if `timeSummaries` and a time column.
+    package init(timeColumn: String?, categoryColumns: [String], timeSummaries: Bool = false) {
         self.timeColumn = timeColumn
         self.categoryColumns = categoryColumns
+        self.timeSummaries = timeSummaries && timeColumn != nil
     }
 
     /// No column beyond the positions.
     package init() {
         timeColumn = nil
         categoryColumns = []
+        timeSummaries = false
     }
 
     /// The names of the columns copied, time first, unquoted.

@@ -32,7 +32,7 @@ extension PostgresImport {
     ///   ``PostgresImportError/database(_:)``.
     package static func run(
         path: String, options: PointReadOptions = .init(), into table: String, connection conninfo: ConnectionString,
-        mode: Mode, chunkSize: Int = 1 << 15, progress: ((_ sent: Int) -> Void)? = nil
+        mode: Mode, timeSummaries: Bool = false, chunkSize: Int = 1 << 15, progress: ((_ sent: Int) -> Void)? = nil
     ) throws(PostgresImportError) -> (summary: Summary, report: PointFileReport) {
         var importer: PostgresImporter?
         var failure: PostgresError?
@@ -43,7 +43,8 @@ extension PostgresImport {
                 do throws(PostgresError) {
                     if importer == nil {
                         importer = try PostgresImporter(
-                            table: table, connection: conninfo, mode: mode, fields: ImportedFields(options))
+                            table: table, connection: conninfo, mode: mode,
+                            fields: ImportedFields(options, timeSummaries: timeSummaries))
                     }
                     try importer?.append(chunk, values: values)
                     progress?(importer?.rowsSent ?? 0)

@@ -79,7 +79,23 @@ package enum PostgresImport {
         let total = try connection.execute("SELECT count(*) FROM \(quoted)").text(0, 0).flatMap { Int($0) } ?? rows
         try CellSummaries.build(
             table: quoted, cells: cells, name: name ?? table, rows: total, prefix: names.prefix, on: connection)
+        if !fields.timeSummaries {
+            // Time summaries of an earlier import with --time-summaries are read no more.
+            try connection.execute("DELETE FROM heatmap_time_summaries WHERE table_name = $1", [name ?? table])
+        }
+        if let time = fields.timeColumn, fields.timeSummaries {
+            try TimeSummaries.build(
+                table: quoted, cells: names.quoted("_tcells"), name: name ?? table, time: MadeObject.quoted(time),
+                column: time, rows: total, on: connection)
+        }
         try ChangeLog.install(table: quoted, name: name ?? table, prefix: names.prefix, on: connection)
+        if fresh, let time = fields.timeColumn, fields.timeSummaries {
+            // The rows of a window's partial days, which the time summaries leave to the rows: on the
+            // time as UTC, which only those statements name (see TimeSummaryUse.rowsCondition).
+            try connection.execute(
+                "CREATE INDEX \(MadeObject.quoted(names.name("_time"))) ON \(quoted) "
+                    + "((\(MadeObject.quoted(time)) AT TIME ZONE 'UTC')) INCLUDE (x, y, key, weight)")
+        }
         if fresh {
             let index = MadeObject.quoted(names.name("_key"))
             // With the copied time and categories, so that a filtered tile is an index-only scan too.
@@ -93,6 +109,7 @@ package enum PostgresImport {
         try connection.execute("COMMIT")
         try connection.execute("VACUUM (ANALYZE) \(quoted)")
         try connection.execute("ANALYZE \(cells)")
+        if fields.timeSummaries { try connection.execute("ANALYZE \(names.quoted("_tcells"))") }
     }
 
     /// The table `import` makes, and the triggers that fill `x`, `y` and `key` for rows

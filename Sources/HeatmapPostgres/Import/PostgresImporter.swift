@@ -70,7 +70,8 @@ package final class PostgresImporter {
         try PositionSQL.install(
             on: connection,
             extra: ChangeCounter.sharedStatements + [
-                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement, MaximumStore.createStatement,
+                PostgresImport.fillPositionFunction, CellSummaries.sharedStatement, TimeSummaries.sharedStatement,
+                MaximumStore.createStatement,
             ] + ChangeLog.sharedStatements + [ChangeLog.function, LiveSummaries.function],
             objects: ImportObjects.shared)
         try connection.execute("BEGIN")

@@ -45,3 +45,17 @@ extension PostgresSource {
         return (bound, (0..<result.rowCount).compactMap { result.text($0, 0) })
     }
 }
+
+extension PostgresSource {
+    /// The source reading its time window from the rows alone, as before the time summaries:
+    /// for the benchmark's A/B of the two.
+    package func withoutTimeSummaries() -> PostgresSource {
+        var rows = layout
+        rows.timeSummaries = nil
+        return PostgresSource(copying: self, pinnedChangeCount: pinnedChangeCount, layout: rows)
+    }
+
+    /// Each span's finest level of the table's time summaries (``TimeSummaries/spans``), or
+    /// `nil` without them.
+    package var timeSummaryLevels: [Int]? { layout.timeState?.finest }
+}

@@ -80,6 +80,9 @@ extension PostgresSource {
                 "SELECT s.* FROM unnest($\(lows)::int8[], $\(highs)::int8[]) AS k(low, high) CROSS JOIN LATERAL "
                 + "(\(cells)) s UNION ALL \(rows(stale))"
         }
+        if let (timed, fresh) = timeSummaryCells(level: level, wholeWorld: query.area == nil, parameters: &parameters) {
+            sql = "\(timed) UNION ALL \(rows("NOT \(fresh)"))"
+        }
         if let limit = query.limit { sql = "SELECT * FROM (\(sql)) t ORDER BY w DESC LIMIT \(limit)" }
         // Run with the hash aggregate off (see ``Turns/sortAggregates(_:on:)``).
         let result = try connection.execute(sql, parameters, binary: true)

@@ -14,9 +14,10 @@ extension PostgresSource {
     /// The rows a time window and category selections keep, as a source of its own (the same
     /// pool, table, change count and hooks): every statement of its tiles, M(z) searches,
     /// presence and extent `AND`s the filter's condition, whose window ends and value sets are
-    /// bound parameters (`= ANY($n::text[])`), never text in the statement. The summaries are
-    /// not read (they hold every row) and M(z) is not kept in `heatmap_maxima` (it is the
-    /// filter's). A filter that keeps every row gives the source itself.
+    /// bound parameters (`= ANY($n::text[])`), never text in the statement. The cell summaries
+    /// are not read (they hold every row); a time window alone reads the time summaries, when
+    /// the table has them, for its whole buckets (see ``TimeSummaries``). M(z) is not kept in
+    /// `heatmap_maxima` (it is the filter's). A filter that keeps every row gives the source itself.
     ///
     /// Values are not checked here: resolve selections against ``filterFacets()`` first (a
     /// value no row holds keeps nothing).
@@ -47,6 +48,12 @@ extension PostgresSource {
         }
         guard !conditions.isEmpty else { return self }
         var filtered = layout
+        if categories.isEmpty, !window.isAll, let state = layout.timeState, let time = layout.time,
+            time.kind == .instant
+        {
+            filtered.timeSummaries = TimeSummaryUse(
+                state: state, start: window.start, end: window.end, time: time, rest: layout.filter)
+        }
         let condition = conditions.joined(separator: " AND ")
         filtered.filter = layout.filter.map { "(\($0)) AND \(condition)" } ?? condition
         filtered.summaries = nil

@@ -47,7 +47,7 @@ extension PostgresSource {
         String, [String?]
     )? {
         guard layout.imported, !layout.qualifiedName.isEmpty, layout.keyIndexed, layout.partitionShift == nil,
-            layout.shardCells == nil
+            layout.shardCells == nil, !readsTimeSummaries(at: query.space)
         else { return nil }
         if layout.summaries != nil, layout.filter == nil, let level = query.space.pixelLevel,
             CellSummaries.levels.contains(level),

@@ -100,6 +100,7 @@ public final class PostgresSource: WeightSource {
     /// the world) at `space`: from the summaries while they hold the pixels' level, else the rows.
     func statement(space: PixelSpace, columns: Range<Int>, rows pixelRows: Range<Int>) -> (String, [String?]) {
         if let sharded = shardSummaryStatement(space: space, columns: columns, rows: pixelRows) { return sharded }
+        if let timed = timeSummaryStatement(space: space, columns: columns, rows: pixelRows) { return timed }
         let units = (
             space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
             space.firstUnit(ofPixel: pixelRows.lowerBound)..<space.firstUnit(ofPixel: pixelRows.upperBound)
@@ -248,6 +249,11 @@ public final class PostgresSource: WeightSource {
             // Summaries hold the weight column: only for it; a sharded table has none.
             if found.text(0, 1) == "t", weightColumn == "weight", layout.partitionShift == nil {
                 layout.summaries = cells
+                if let time = table.timeColumn {
+                    let names = ObjectNames(table: table.name, encoding: connection.serverEncoding)
+                    layout.timeState = try TimeSummaryState.read(
+                        name: layout.qualifiedName, column: time, cells: names.quoted("_tcells"), on: connection)
+                }
             }
             return layout
         }

@@ -77,6 +77,10 @@ struct TableLayout: Sendable, Hashable {
     var time: FilterColumn?
     /// The `--categories` columns as the catalog describes them.
     var categories: [FilterColumn] = []
+    /// The time summaries of the `--time` column (see ``TimeSummaries``), or `nil`.
+    var timeState: TimeSummaryState?
+    /// A filtered source's window read through the time summaries, or `nil`.
+    var timeSummaries: TimeSummaryUse?
 
     /// The statement that would make tiles of a plain table fast.
     var suggestedIndex: String { "CREATE INDEX ON \(table) (\(key));" }

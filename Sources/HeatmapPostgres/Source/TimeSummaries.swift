@@ -1,0 +1,158 @@
+/// Weight per quadtree cell and time bucket at coarse levels, in a table beside the rows
+/// (`<table>_tcells`), for a table `import` made with `--time`: a time-filtered tile or M(z)
+/// cell question at a coarse level reads one row a cell and bucket for the whole buckets of its
+/// window, and the rows only for the partial buckets at its ends (through `<table>_time`, the
+/// B-tree on the time), rather than every row under the tile.
+///
+/// Buckets are days since 1970-01-01 UTC (`floor(seconds / 86400)`) and the aligned blocks of
+/// 2^``spans`` days above them (8, 64 and 512 days): a window is whole blocks of the coarsest
+/// spans that fit plus at most a few of each finer one (``TimeBuckets``). For each span, the
+/// levels whose cells and buckets hold 2 rows or more on average are kept, as
+/// ``CellSummaries`` keeps its levels.
+///
+/// `import` builds them in its transaction, after the copy, and records in
+/// `heatmap_time_summaries` the change count they hold, the time column, each span's finest
+/// level, the first and last day and a random build tag. A statement uses them only while the
+/// table's change count and that tag are the ones the source read (checked in the same
+/// statement); after a write by hand they are stale and the rows answer, exactly, until the
+/// next `import --append` rebuilds them.
+enum TimeSummaries {
+    /// The spans kept: buckets of 2^span days.
+    static let spans = [0, 3, 6, 9]
+
+    /// A day, in seconds.
+    static let day: Int64 = 86_400
+
+    /// The table recording which time summaries hold which change count, shared by every table.
+    static let sharedStatement =
+        "CREATE TABLE IF NOT EXISTS heatmap_time_summaries (table_name text PRIMARY KEY, version bigint NOT NULL, "
+        + "time_column text NOT NULL, built text NOT NULL, finest smallint[] NOT NULL, first_day bigint NOT NULL, "
+        + "last_day bigint NOT NULL)"
+
+    /// The columns of `heatmap_time_summaries`, as `format_type` spells them.
+    static let stateColumns =
+        "table_name text, version bigint, time_column text, built text, finest smallint[], first_day bigint, "
+        + "last_day bigint"
+
+    /// The columns of a table's time summaries, as `format_type` spells them.
+    static let cellColumns =
+        "span smallint, level smallint, bucket bigint, key bigint, x bigint, y bigint, weight double precision, "
+        + "rows bigint"
+
+    /// (Re)builds the time summaries of `table` (quoted; `name` its `schema.name`, `rows` its
+    /// row count) over its `timestamptz` column `time` (quoted) into `cells` (quoted), and
+    /// records them. In the caller's transaction, after the cell summaries (whose change count
+    /// they share).
+    ///
+    /// The day buckets of level 14 are summed from the rows into a temporary table; every
+    /// coarser level, and every coarser span, from the one before it (a level from the level
+    /// below, a span's level 14 from the span below), so the rows are read once.
+    static func build(
+        table: String, cells: String, name: String, time: String, column: String, rows: Int,
+        on connection: PostgresConnection
+    ) throws(PostgresError) {
+        try connection.execute(
+            "CREATE TABLE IF NOT EXISTS \(cells) (span int2 NOT NULL, level int2 NOT NULL, bucket int8 NOT NULL, "
+                + "key int8 NOT NULL, x int8 NOT NULL, y int8 NOT NULL, weight float8 NOT NULL, rows int8 NOT NULL, "
+                + "PRIMARY KEY (level, span, bucket, key))")
+        try connection.execute("TRUNCATE \(cells)")
+        try connection.execute("SET LOCAL work_mem = '256MB'")
+        let levels = CellSummaries.levels
+        func staged(_ span: Int, _ level: Int) -> String { "pg_temp.heatmap_tcells_\(span)_\(level)" }
+        let seconds = "extract(epoch FROM \(time))::float8"
+        var finest: [Int] = []
+        for (index, span) in spans.enumerated() {
+            var kept = levels.upperBound + 1
+            for level in levels {
+                try connection.execute("DROP TABLE IF EXISTS \(staged(span, level))")
+                let source: String
+                if level == levels.lowerBound, index == 0 {
+                    source =
+                        "SELECT floor(\(seconds) / 86400)::int8 AS bucket, x >> \(level) AS x, y >> \(level) AS y, "
+                        + "\(CellSummaries.shifted("key", by: 2 * level)) AS key, sum(weight::float8) AS weight, "
+                        + "count(*) AS rows FROM \(table) WHERE weight > 0 AND \(seconds) > '-Infinity'::float8 "
+                        + "AND \(seconds) < 'Infinity'::float8 GROUP BY 1, 2, 3, 4"
+                } else if level == levels.lowerBound {
+                    let shift = span - spans[index - 1]
+                    source =
+                        "SELECT bucket >> \(shift) AS bucket, x, y, key, sum(weight) AS weight, sum(rows)::int8 AS rows "
+                        + "FROM \(staged(spans[index - 1], level)) GROUP BY 1, 2, 3, 4"
+                } else {
+                    source =
+                        "SELECT bucket, x >> 1 AS x, y >> 1 AS y, key >> 2 AS key, sum(weight) AS weight, "
+                        + "sum(rows)::int8 AS rows FROM \(staged(span, level - 1)) GROUP BY 1, 2, 3, 4"
+                }
+                let count = try connection.execute("CREATE TABLE \(staged(span, level)) AS \(source)").affectedRows
+                // Counts only fall with the level: the levels kept are the first light enough to 24.
+                if kept > levels.upperBound, count <= rows / CellSummaries.minimumRowsPerCell || level == 24 {
+                    kept = level
+                }
+            }
+            finest.append(kept)
+            for level in kept...levels.upperBound {
+                try connection.execute(
+                    "INSERT INTO \(cells) SELECT \(span), \(level), bucket, key, x, y, weight, rows FROM "
+                        + "\(staged(span, level)) ORDER BY bucket, key")
+            }
+        }
+        for span in spans { for level in levels { try connection.execute("DROP TABLE \(staged(span, level))") } }
+        let range = try connection.execute(
+            "SELECT coalesce(min(bucket), 0), coalesce(max(bucket), -1) FROM \(cells) WHERE span = 0 AND level = 24")
+        let tag = String(UInt64.random(in: 0...UInt64.max), radix: 16)
+        try connection.execute(
+            """
+            INSERT INTO heatmap_time_summaries AS s SELECT $1, coalesce((SELECT version FROM heatmap_versions
+            WHERE table_name = $1), 0), $2, $3, $4::int2[], $5::int8, $6::int8 ON CONFLICT (table_name)
+            DO UPDATE SET version = excluded.version, time_column = excluded.time_column, built = excluded.built,
+            finest = excluded.finest, first_day = excluded.first_day, last_day = excluded.last_day
+            """,
+            [
+                name, column, tag, "{" + finest.map(String.init).joined(separator: ",") + "}",
+                range.text(0, 0) ?? "0", range.text(0, 1) ?? "-1",
+            ])
+    }
+
+    /// The condition, true while the time summaries hold the table's current change count and
+    /// the build the source read (parameters `name` and `built`, their numbers).
+    static func freshCondition(name: Int, built: Int) -> String {
+        """
+        coalesce((SELECT s.version = v.version AND s.built = $\(built) FROM heatmap_time_summaries s \
+        JOIN heatmap_versions v ON v.table_name = s.table_name WHERE s.table_name = $\(name)), false)
+        """
+    }
+}
+
+/// A table's time summaries as the source read them: their table, build tag, the finest level
+/// of each span (``TimeSummaries/spans``, 25 for none) and the days they cover.
+struct TimeSummaryState: Sendable, Hashable {
+    /// The quoted table of time summaries.
+    var cells: String
+    /// The build's tag, which a statement checks.
+    var built: String
+    /// Each span's finest level kept.
+    var finest: [Int]
+    /// The first and last day of the rows summed.
+    var days: ClosedRange<Int64>
+
+    /// Reads the state of the time summaries of `name` (`schema.name`) over `column`, whose table
+    /// is `cells` (quoted); `nil` when there are none for that column.
+    static func read(name: String, column: String, cells: String, on connection: PostgresConnection)
+        throws(PostgresError) -> TimeSummaryState?
+    {
+        let present = try connection.execute(
+            "SELECT to_regclass('heatmap_time_summaries') IS NOT NULL AND to_regclass($1) IS NOT NULL", [cells])
+        guard present.text(0, 0) == "t" else { return nil }
+        let found = try connection.execute(
+            """
+            SELECT s.built, array_to_string(s.finest, ','), s.first_day, s.last_day FROM heatmap_time_summaries s \
+            WHERE s.table_name = $1 AND s.time_column = $2
+            """, [name, column])
+        guard found.rowCount == 1, let built = found.text(0, 0),
+            let finest = found.text(0, 1)?.split(separator: ",").compactMap({ Int($0) }),
+            finest.count == TimeSummaries.spans.count,
+            let first = found.text(0, 2).flatMap({ Int64($0) }), let last = found.text(0, 3).flatMap({ Int64($0) }),
+            first <= last
+        else { return nil }
+        return TimeSummaryState(cells: cells, built: built, finest: finest, days: first...last)
+    }
+}
