@@ -56,7 +56,7 @@ import Testing
         let month = try source.filtered(window: TimeWindow(parsing: "2024-02-01/2024-06-01"), categories: [])
         let space = try PixelSpace(zoom: 0, scale: 1)
         #expect(
-            month.timeSummaryStatement(space: space, columns: 0..<256, rows: 0..<256)?.0.contains("_tcells") == true)
+            month.statement(space: space, columns: 0..<256, rows: 0..<256).0.contains("_tcells"))
         // A pinned version (as serve and render read) reads them too, in its counted statement.
         let count = try #require(try source.changeCount())
         let pinned = try source.pinned(toChangeCount: count).filtered(

@@ -22,7 +22,8 @@ enum CellSummaries {
     ///
     /// Each level is summed from the rows into a temporary table, coarsest first, until one
     /// has too many cells; only the levels kept are written to `cells`, in key order (the
-    /// table's B-tree then grows at its end, and no level is written and deleted again).
+    /// table's B-tree then grows at its end, and no level is written and deleted again): see
+    /// ``SummaryStaging``.
     /// `preparable` stages them in plain tables of a name of their own instead, dropped in the
     /// same transaction, for a transaction that ends in `PREPARE TRANSACTION` (which refuses
     /// one that touched temporary tables). Either way no table of the user's is touched: the
@@ -38,28 +39,14 @@ enum CellSummaries {
         try connection.execute("ALTER TABLE \(cells) ADD COLUMN IF NOT EXISTS rows int8 NOT NULL DEFAULT 0")
         try connection.execute("TRUNCATE \(cells)")
         try connection.execute("SET LOCAL work_mem = '256MB'")
-        let stage =
-            preparable
-            ? "heatmap_stage_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))_" : "pg_temp.heatmap_cells_"
-        func staged(_ level: Int) -> String { "\(stage)\(level)" }
-        var finest = levels.upperBound + 1
-        for level in levels.reversed() {
-            if !preparable { try connection.execute("DROP TABLE IF EXISTS \(staged(level))") }
-            let count = try connection.execute(
-                "CREATE \(preparable ? "UNLOGGED" : "") TABLE \(staged(level)) AS SELECT x >> \(level) AS x, y >> \(level) AS y, "
-                    + "\(shifted("min(key)", by: 2 * level)) AS key, sum(weight::float8) AS weight, count(*) AS rows FROM \(table) "
-                    + "WHERE weight > 0 GROUP BY 1, 2"
-            ).affectedRows
-            if count > rows / minimumRowsPerCell, level < levels.upperBound { break }
-            finest = level
-        }
-        for level in finest...levels.upperBound {
-            try connection.execute(
-                "INSERT INTO \(cells) SELECT \(level), key, x, y, weight, rows FROM \(staged(level)) ORDER BY key")
-        }
-        for level in levels where level >= finest - 1 {
-            try connection.execute("DROP TABLE IF EXISTS \(staged(level))")
-        }
+        let staging = SummaryStaging(
+            prefix: preparable
+                ? "heatmap_stage_\(String(UInt64.random(in: 0...UInt64.max), radix: 16))_" : "pg_temp.heatmap_cells_",
+            preparable: preparable)
+        let staged = try staging.stage(rows: rows, from: { staging.fromRows(table: table, level: $0) }, on: connection)
+        try staging.insert(staged, into: cells, leading: { ["\($0)"] }, on: connection)
+        try staging.drop(staged, on: connection)
+        let finest = staged.finest
         try connection.execute(
             """
             INSERT INTO heatmap_summaries AS s SELECT $1, coalesce((SELECT version FROM heatmap_versions

@@ -53,39 +53,13 @@ extension PostgresSource {
             GROUP BY \(layout.key) >> \(2 * level) HAVING sum(\(layout.weight)) >= $3::float8 OFFSET 0) c
             """
         }
-        var sql = rows(nil)
-        let summarized = min(level, CellSummaries.levels.upperBound)
-        if let summaries = layout.summaries, layout.filter == nil, CellSummaries.levels.contains(summarized) {
-            let (fresh, stale) = summariesHold(level: summarized, parameters: &parameters)
-            let codes = ranges.map { range in
-                (
-                    UInt64(bitPattern: range.lowerBound) >> UInt64(2 * summarized),
-                    UInt64(bitPattern: range.upperBound) >> UInt64(2 * summarized)
-                )
-            }
-            parameters.append("{" + codes.map { "\($0.0)" }.joined(separator: ",") + "}")
-            parameters.append("{" + codes.map { "\($0.1)" }.joined(separator: ",") + "}")
-            let (lows, highs, summaryLevel) = (parameters.count - 1, parameters.count, parameters.count - 2)
-            // Cells coarser than the summaries' coarsest: theirs summed up (a cell lies in one
-            // key range, as every range is whole cells of the level or coarser).
-            let up = level - summarized
-            let cells =
-                up == 0
-                ? "SELECT x AS cx, y AS cy, weight AS w FROM \(summaries) WHERE level = $\(summaryLevel)::int2 "
-                    + "AND key BETWEEN k.low AND k.high AND weight >= $3::float8 AND weight > 0 AND \(fresh) OFFSET 0"
-                : "SELECT x >> \(up) AS cx, y >> \(up) AS cy, sum(weight) AS w FROM \(summaries) WHERE "
-                    + "level = $\(summaryLevel)::int2 AND key BETWEEN k.low AND k.high AND weight > 0 AND \(fresh) "
-                    + "GROUP BY 1, 2 HAVING sum(weight) >= $3::float8 OFFSET 0"
-            sql =
-                "SELECT s.* FROM unnest($\(lows)::int8[], $\(highs)::int8[]) AS k(low, high) CROSS JOIN LATERAL "
-                + "(\(cells)) s UNION ALL \(rows(stale))"
-        }
-        if let (timed, fresh) = timeSummaryCells(level: level, wholeWorld: query.area == nil, parameters: &parameters) {
-            sql = "\(timed) UNION ALL \(rows("NOT \(fresh)"))"
-        }
-        if let limit = query.limit { sql = "SELECT * FROM (\(sql)) t ORDER BY w DESC LIMIT \(limit)" }
+        let sql =
+            summaryCells(
+                level: level, ranges: ranges, wholeWorld: query.area == nil, parameters: &parameters, rows: rows)
+            ?? rows(nil)
+        let limited = query.limit.map { "SELECT * FROM (\(sql)) t ORDER BY w DESC LIMIT \($0)" } ?? sql
         // Run with the hash aggregate off (see ``Turns/sortAggregates(_:on:)``).
-        let result = try connection.execute(sql, parameters, binary: true)
+        let result = try connection.execute(limited, parameters, binary: true)
         if let hook = hooks.afterStatement.withLock({ $0 }) { hook() }
         var found = OccupiedCells()
         found.cells.reserveCapacity(result.rowCount)
@@ -99,15 +73,6 @@ extension PostgresSource {
             found.weights.append(Float(roundingUp: w))
         }
         return found
-    }
-
-    /// The conditions that the summaries hold `level` and the table's current rows, and that
-    /// they do not, with their two parameters appended to `parameters`: a statement reads the
-    /// summaries under the first and the rows under the second, in one snapshot.
-    func summariesHold(level: Int, parameters: inout [String?]) -> (fresh: String, stale: String) {
-        parameters += [layout.qualifiedName, "\(level)"]
-        let fresh = "(\(CellSummaries.freshCondition(parameter: parameters.count - 1, level: parameters.count)))"
-        return (fresh, "NOT \(fresh)")
     }
 }
 

@@ -25,31 +25,4 @@ extension PostgresSource {
         else { return nil }
         return ShardCells(table: cells, finest: finest)
     }
-
-    /// For a sharded table with summaries, at a summarised pixel level: the cells of the query's
-    /// pixels, each from the one shard that holds it (every partition's scan ships its `WHERE`
-    /// in the Remote SQL; nothing is summed on the coordinator); `nil` otherwise.
-    func shardSummaryStatement(space: PixelSpace, columns: Range<Int>, rows: Range<Int>) -> (String, [String?])? {
-        guard let cells = layout.shardCells?.table, let finest = layout.shardCells?.finest,
-            let level = space.pixelLevel,
-            CellSummaries.levels.contains(level), level >= finest
-        else { return nil }
-        var parameters: [String?] = [
-            "\(level)", "\(columns.lowerBound)", "\(columns.upperBound)", "\(rows.lowerBound)",
-            "\(rows.upperBound)",
-        ]
-        var ranges: [String] = []
-        for range in KeyRanges.covering(
-            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
-            rows: UInt64(rows.lowerBound)..<UInt64(rows.upperBound))
-        {
-            parameters += ["\(range.lowerBound)", "\(range.upperBound)"]
-            ranges.append("key BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
-        }
-        let sql = """
-            SELECT x, y, weight FROM \(cells) WHERE level = $1::int2 AND x >= $2::int8 AND x < $3::int8 \
-            AND y >= $4::int8 AND y < $5::int8 AND (\(ranges.joined(separator: " OR ")))
-            """
-        return (sql, parameters)
-    }
 }

@@ -46,14 +46,14 @@ extension PostgresSource {
     func rowTileStatement(for query: WeightQuery, on connection: PostgresConnection) throws(PostgresError) -> (
         String, [String?]
     )? {
-        guard layout.imported, !layout.qualifiedName.isEmpty, layout.keyIndexed, layout.partitionShift == nil,
-            layout.shardCells == nil, !readsTimeSummaries(at: query.space)
+        guard layout.imported, !layout.qualifiedName.isEmpty, layout.keyIndexed, layout.partitionShift == nil
         else { return nil }
-        if layout.summaries != nil, layout.filter == nil, let level = query.space.pixelLevel,
-            CellSummaries.levels.contains(level),
-            level >= (try hooks.tileStatements.finestLevel(of: layout.qualifiedName, on: connection))
-        {
-            return nil
+        // Where summaries may answer, the one statement over summaries or rows; the cell
+        // summaries' statement only from their finest level (the rows answer it below).
+        if let level = query.space.pixelLevel, let read = summaryRead(level: level) {
+            guard read.freshness == .cells,
+                level < (try hooks.tileStatements.finestLevel(of: layout.qualifiedName, on: connection))
+            else { return nil }
         }
         let sql = hooks.tileStatements.text(for: layout) {
             var conditions = [

@@ -96,48 +96,6 @@ public final class PostgresSource: WeightSource {
         statement(space: query.space, columns: query.columns, rows: query.rows)
     }
 
-    /// The statement and its parameters for the pixel weights of `columns` × `rows` (inside
-    /// the world) at `space`: from the summaries while they hold the pixels' level, else the rows.
-    func statement(space: PixelSpace, columns: Range<Int>, rows pixelRows: Range<Int>) -> (String, [String?]) {
-        if let sharded = shardSummaryStatement(space: space, columns: columns, rows: pixelRows) { return sharded }
-        if let timed = timeSummaryStatement(space: space, columns: columns, rows: pixelRows) { return timed }
-        let units = (
-            space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
-            space.firstUnit(ofPixel: pixelRows.lowerBound)..<space.firstUnit(ofPixel: pixelRows.upperBound)
-        )
-        guard let cells = layout.summaries, layout.filter == nil, let level = space.pixelLevel,
-            CellSummaries.levels.contains(level)
-        else { return rowStatement(units: units, space: space) }
-        // The summaries while they hold the current rows, else the rows: one statement, one snapshot
-        // (the rows' statement has six parameters before these two).
-        var first = [String?](repeating: nil, count: 6)
-        let (fresh, stale) = summariesHold(level: level, parameters: &first)
-        let rows = rowStatement(units: units, space: space, firstParameters: Array(first[6...]), condition: stale)
-        var parameters = rows.1
-        parameters += [
-            "\(columns.lowerBound)", "\(columns.upperBound)", "\(pixelRows.lowerBound)",
-            "\(pixelRows.upperBound)",
-        ]
-        let n = parameters.count
-        var conditions = [
-            fresh, "level = $8::int2", "x >= $\(n - 3)::int8", "x < $\(n - 2)::int8", "y >= $\(n - 1)::int8",
-            "y < $\(n)::int8",
-        ]
-        // The key ranges as two arrays, one B-tree scan each: the statement's text is the same
-        // for every tile, so that its prepared plan is reused.
-        let covering = KeyRanges.covering(
-            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
-            rows: UInt64(pixelRows.lowerBound)..<UInt64(pixelRows.upperBound))
-        parameters.append("{" + covering.map { "\($0.lowerBound)" }.joined(separator: ",") + "}")
-        parameters.append("{" + covering.map { "\($0.upperBound)" }.joined(separator: ",") + "}")
-        conditions.append("key BETWEEN k.low AND k.high")
-        let sql =
-            "SELECT c.* FROM unnest($\(parameters.count - 1)::int8[], $\(parameters.count)::int8[]) AS k(low, high) "
-            + "CROSS JOIN LATERAL (SELECT x, y, weight FROM \(cells) WHERE \(conditions.joined(separator: " AND ")) "
-            + "OFFSET 0) c UNION ALL \(rows.0)"
-        return (sql, parameters)
-    }
-
     /// The statement over the rows for a query's pixel weights; `firstParameters` come after
     /// the six of the rectangle, and `condition` is one more on the rows.
     func rowStatement(for query: WeightQuery, firstParameters: [String?] = [], condition: String? = nil)

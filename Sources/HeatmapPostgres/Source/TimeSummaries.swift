@@ -44,9 +44,10 @@ enum TimeSummaries {
     /// records them. In the caller's transaction, after the cell summaries (whose change count
     /// they share).
     ///
-    /// The day buckets of level 14 are summed from the rows into a temporary table; every
-    /// coarser level, and every coarser span, from the one before it (a level from the level
-    /// below, a span's level 14 from the span below), so the rows are read once.
+    /// Each span is staged as ``SummaryStaging`` stages the cell summaries, coarsest level
+    /// first until one is too heavy, and only the levels kept are written: the days' levels
+    /// from the rows, a coarser span's from the span below where that staged the level (a
+    /// coarser span keeps the same levels or finer), from the rows for the finer ones.
     static func build(
         table: String, cells: String, name: String, time: String, column: String, rows: Int,
         on connection: PostgresConnection
@@ -57,45 +58,30 @@ enum TimeSummaries {
                 + "PRIMARY KEY (level, span, bucket, key))")
         try connection.execute("TRUNCATE \(cells)")
         try connection.execute("SET LOCAL work_mem = '256MB'")
-        let levels = CellSummaries.levels
-        func staged(_ span: Int, _ level: Int) -> String { "pg_temp.heatmap_tcells_\(span)_\(level)" }
         let seconds = "extract(epoch FROM \(time))::float8"
+        let finite = "\(seconds) > '-Infinity'::float8 AND \(seconds) < 'Infinity'::float8"
         var finest: [Int] = []
-        for (index, span) in spans.enumerated() {
-            var kept = levels.upperBound + 1
-            for level in levels {
-                try connection.execute("DROP TABLE IF EXISTS \(staged(span, level))")
-                let source: String
-                if level == levels.lowerBound, index == 0 {
-                    source =
-                        "SELECT floor(\(seconds) / 86400)::int8 AS bucket, x >> \(level) AS x, y >> \(level) AS y, "
-                        + "\(CellSummaries.shifted("key", by: 2 * level)) AS key, sum(weight::float8) AS weight, "
-                        + "count(*) AS rows FROM \(table) WHERE weight > 0 AND \(seconds) > '-Infinity'::float8 "
-                        + "AND \(seconds) < 'Infinity'::float8 GROUP BY 1, 2, 3, 4"
-                } else if level == levels.lowerBound {
-                    let shift = span - spans[index - 1]
-                    source =
-                        "SELECT bucket >> \(shift) AS bucket, x, y, key, sum(weight) AS weight, sum(rows)::int8 AS rows "
-                        + "FROM \(staged(spans[index - 1], level)) GROUP BY 1, 2, 3, 4"
-                } else {
-                    source =
-                        "SELECT bucket, x >> 1 AS x, y >> 1 AS y, key >> 2 AS key, sum(weight) AS weight, "
-                        + "sum(rows)::int8 AS rows FROM \(staged(span, level - 1)) GROUP BY 1, 2, 3, 4"
-                }
-                let count = try connection.execute("CREATE TABLE \(staged(span, level)) AS \(source)").affectedRows
-                // Counts only fall with the level: the levels kept are the first light enough to 24.
-                if kept > levels.upperBound, count <= rows / CellSummaries.minimumRowsPerCell || level == 24 {
-                    kept = level
-                }
-            }
-            finest.append(kept)
-            for level in kept...levels.upperBound {
-                try connection.execute(
-                    "INSERT INTO \(cells) SELECT \(span), \(level), bucket, key, x, y, weight, rows FROM "
-                        + "\(staged(span, level)) ORDER BY bucket, key")
-            }
+        var below: (span: Int, staging: SummaryStaging, staged: SummaryStaging.Staged)?
+        for span in spans {
+            let staging = SummaryStaging(prefix: "pg_temp.heatmap_tcells_\(span)_", groups: ["bucket"])
+            let staged = try staging.stage(
+                rows: rows,
+                from: { level in
+                    // From the span below where it staged the level (fewer rows than the table's).
+                    if let below, below.staged.levels.contains(level) {
+                        return staging.from(
+                            below.staging, level: level, groups: ["bucket >> \(span - below.span)"])
+                    }
+                    return staging.fromRows(
+                        table: table, level: level, groups: ["floor(\(seconds) / 86400)::int8 >> \(span)"],
+                        condition: finite)
+                }, on: connection)
+            try staging.insert(staged, into: cells, leading: { ["\(span)", "\($0)"] }, on: connection)
+            if let below { try below.staging.drop(below.staged, on: connection) }
+            finest.append(staged.finest)
+            below = (span, staging, staged)
         }
-        for span in spans { for level in levels { try connection.execute("DROP TABLE \(staged(span, level))") } }
+        if let below { try below.staging.drop(below.staged, on: connection) }
         let range = try connection.execute(
             "SELECT coalesce(min(bucket), 0), coalesce(max(bucket), -1) FROM \(cells) WHERE span = 0 AND level = 24")
         let tag = String(UInt64.random(in: 0...UInt64.max), radix: 16)

@@ -1,0 +1,164 @@
+import HeatmapCore
+
+extension PostgresSource {
+    /// The statement and its parameters for the pixel weights of `columns` × `rows` (inside
+    /// the world) at `space`: from the summaries the level reads (``summaryRead(level:)``)
+    /// while they hold the current rows, else the rows, in one statement and one snapshot;
+    /// from the rows alone where no summaries serve.
+    ///
+    /// The rows' statement comes first (its six parameters of the rectangle, then the
+    /// summaries' freshness, then its key ranges), so that a window's partial days read from
+    /// the rows share its parameters; then the summaries' level, rectangle, buckets and key ranges.
+    func statement(space: PixelSpace, columns: Range<Int>, rows pixelRows: Range<Int>) -> (String, [String?]) {
+        let units = (
+            space.firstUnit(ofPixel: columns.lowerBound)..<space.firstUnit(ofPixel: columns.upperBound),
+            space.firstUnit(ofPixel: pixelRows.lowerBound)..<space.firstUnit(ofPixel: pixelRows.upperBound)
+        )
+        guard let level = space.pixelLevel, let read = summaryRead(level: level) else {
+            return rowStatement(units: units, space: space)
+        }
+        var parameters: [String?] = []
+        var conditions: [String] = []
+        var others: [String] = []
+        if let (fresh, values) = read.fresh(name: layout.qualifiedName, level: level, first: 7) {
+            let stale = rowStatement(units: units, space: space, firstParameters: values, condition: "NOT \(fresh)")
+            parameters = stale.1
+            others.append(stale.0)
+            conditions.append(fresh)
+            if let remainder = read.remainder {
+                // The rest of a window through the time's B-tree, not the key's: its rows only.
+                let edge = reading(filter: remainder.filter, keyIndexed: false).rowStatement(
+                    units: units, space: space, firstParameters: values, condition: "\(fresh) AND \(remainder.condition)")
+                others.append(edge.0)
+            }
+        }
+        parameters += [
+            "\(level)", "\(columns.lowerBound)", "\(columns.upperBound)", "\(pixelRows.lowerBound)",
+            "\(pixelRows.upperBound)",
+        ]
+        let first = parameters.count - 4
+        conditions += [
+            "level = $\(first - 1)::int2", "x >= $\(first)::int8", "x < $\(first + 1)::int8",
+            "y >= $\(first + 2)::int8", "y < $\(first + 3)::int8",
+        ]
+        let covering = KeyRanges.covering(
+            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
+            rows: UInt64(pixelRows.lowerBound)..<UInt64(pixelRows.upperBound))
+        let summed: String
+        if read.inlineRanges {
+            var ranges: [String] = []
+            for range in covering {
+                parameters += ["\(range.lowerBound)", "\(range.upperBound)"]
+                ranges.append("key BETWEEN $\(parameters.count - 1)::int8 AND $\(parameters.count)::int8")
+            }
+            conditions.append("(\(ranges.joined(separator: " OR ")))")
+            summed = "SELECT x, y, weight FROM \(read.table) WHERE \(conditions.joined(separator: " AND "))"
+        } else {
+            // The key ranges (and buckets) as arrays, one B-tree scan each: the statement's text
+            // is the same for every tile, so that its prepared plan is reused.
+            let buckets = read.bucketItem(first: parameters.count + 1)
+            parameters += read.bucketArrays
+            parameters.append("{" + covering.map { "\($0.lowerBound)" }.joined(separator: ",") + "}")
+            parameters.append("{" + covering.map { "\($0.upperBound)" }.joined(separator: ",") + "}")
+            conditions += [read.bucketCondition, "key BETWEEN k.low AND k.high"].compactMap { $0 }
+            let ranges = "unnest($\(parameters.count - 1)::int8[], $\(parameters.count)::int8[]) AS k(low, high)"
+            summed =
+                "SELECT c.* FROM \(([buckets, ranges].compactMap { $0 }).joined(separator: " CROSS JOIN ")) "
+                + "CROSS JOIN LATERAL (SELECT x, y, weight FROM \(read.table) WHERE "
+                + "\(conditions.joined(separator: " AND ")) OFFSET 0) c"
+        }
+        return (([summed] + others).joined(separator: " UNION ALL "), parameters)
+    }
+
+    /// M(z)'s cell statement at `level` from the summaries of `summarized` (`level`, or 24 for
+    /// coarser cells, summed up), for ``cells(_:on:)``: over the key ranges `$1`, `$2` with the
+    /// minimum `$3`, `ranges` as those ranges' bounds and `rows(condition)` the statement over
+    /// the rows with one more condition. `nil` when the rows answer alone.
+    func summaryCells(
+        level: Int, ranges: [ClosedRange<Int64>], wholeWorld: Bool, parameters: inout [String?],
+        rows: (String?) -> String
+    ) -> String? {
+        let summarized = min(level, CellSummaries.levels.upperBound)
+        guard let read = summaryRead(level: summarized) else { return nil }
+        var conditions: [String] = []
+        var stale: String?
+        if let (fresh, values) = read.fresh(name: layout.qualifiedName, level: summarized, first: parameters.count + 1) {
+            parameters += values
+            conditions.append(fresh)
+            stale = "NOT \(fresh)"
+        }
+        parameters.append("\(summarized)")
+        conditions.append("level = $\(parameters.count)::int2")
+        let buckets = read.bucketItem(first: parameters.count + 1)
+        parameters += read.bucketArrays
+        // The key ranges' codes at the summaries' level: a range is whole cells of it or coarser
+        // (a cell lies in one key range).
+        let codes = ranges.map { range in
+            (
+                UInt64(bitPattern: range.lowerBound) >> UInt64(2 * summarized),
+                UInt64(bitPattern: range.upperBound) >> UInt64(2 * summarized)
+            )
+        }
+        parameters.append("{" + codes.map { "\($0.0)" }.joined(separator: ",") + "}")
+        parameters.append("{" + codes.map { "\($0.1)" }.joined(separator: ",") + "}")
+        conditions += [read.bucketCondition, "key BETWEEN k.low AND k.high", "weight > 0"].compactMap { $0 }
+        let from =
+            ([buckets, "unnest($\(parameters.count - 1)::int8[], $\(parameters.count)::int8[]) AS k(low, high)"]
+            .compactMap { $0 }).joined(separator: " CROSS JOIN ")
+        let up = level - summarized
+        let summed: String
+        if read.buckets == nil, read.remainder == nil {
+            // One row a cell of the level: the minimum applies inside each range's scan.
+            let cells =
+                up == 0
+                ? "SELECT x AS cx, y AS cy, weight AS w FROM \(read.table) WHERE "
+                    + "\(conditions.joined(separator: " AND ")) AND weight >= $3::float8 OFFSET 0"
+                : "SELECT x >> \(up) AS cx, y >> \(up) AS cy, sum(weight) AS w FROM \(read.table) WHERE "
+                    + "\(conditions.joined(separator: " AND ")) GROUP BY 1, 2 HAVING sum(weight) >= $3::float8 OFFSET 0"
+            summed = "SELECT s.* FROM \(from) CROSS JOIN LATERAL (\(cells)) s"
+        } else {
+            // A cell's buckets (and the window's remainder from the rows) summed before the minimum.
+            var parts = [
+                "SELECT c.x >> \(up) AS cx, c.y >> \(up) AS cy, c.weight AS w FROM \(from) CROSS JOIN LATERAL "
+                    + "(SELECT x, y, weight FROM \(read.table) WHERE \(conditions.joined(separator: " AND ")) OFFSET 0) c"
+            ]
+            if let remainder = read.remainder, let fresh = conditions.first {
+                parts.append(remainderCells(remainder, fresh: fresh, level: level, wholeWorld: wholeWorld))
+            }
+            summed =
+                "SELECT cx, cy, sum(w) AS w FROM (\(parts.joined(separator: " UNION ALL "))) u GROUP BY 1, 2 "
+                + "HAVING sum(w) >= $3::float8"
+        }
+        return stale.map { "\(summed) UNION ALL \(rows($0))" } ?? summed
+    }
+
+    /// The rows a window's summaries leave out while `fresh`, as cells of `level` (one row a
+    /// row, summed by the caller), inside the key ranges `$1`, `$2` unless `wholeWorld`.
+    private func remainderCells(
+        _ remainder: (filter: String?, condition: String), fresh: String, level: Int, wholeWorld: Bool
+    ) -> String {
+        var conditions = [
+            fresh, remainder.condition, "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
+        ]
+        if let filter = remainder.filter { conditions.append("(\(filter))") }
+        if !wholeWorld {
+            conditions.append(
+                "EXISTS (SELECT 1 FROM unnest($1::int8[], $2::int8[]) AS k(low, high) "
+                    + "WHERE r.\(layout.key) BETWEEN k.low AND k.high)")
+        }
+        return "SELECT \(layout.x) >> \(level), \(layout.y) >> \(level), \(layout.weight) FROM \(layout.table) r "
+            + "WHERE \(conditions.joined(separator: " AND "))"
+    }
+
+    /// This source reading `filter` as its row condition, with the key's B-tree or not, and
+    /// no summaries.
+    func reading(filter: String?, keyIndexed: Bool) -> PostgresSource {
+        var rows = layout
+        rows.filter = filter
+        rows.keyIndexed = keyIndexed
+        rows.timeSummaries = nil
+        rows.summaries = nil
+        rows.shardCells = nil
+        return PostgresSource(copying: self, pinnedChangeCount: pinnedChangeCount, layout: rows)
+    }
+}
