@@ -180,9 +180,19 @@ import Testing
         let open = try #require(TimeBuckets(start: nil, end: nil, days: -1...130, usable: [3]))
         #expect(open.buckets.map(\.bucket) == Array(0..<16))
         #expect(open.rows.map(\.start) == [nil, 128 * day] && open.rows.map(\.end) == [0, nil])
-        // Most of a window left to the rows: the rows answer alone.
-        #expect(TimeBuckets(start: 0, end: 100 * day, days: 0...1000, usable: [6]) == nil)
-        #expect(TimeBuckets(start: 5, end: 100, days: 0...10, usable: [0]) == nil)
-        #expect(TimeBuckets(start: 0, end: 100 * day, days: 0...1000, usable: []) == nil)
+        // Most of a window left to the rows (the statement reads them by time or by key).
+        let most = try #require(TimeBuckets(start: 0, end: 100 * day, days: 0...1000, usable: [6]))
+        #expect(most.buckets.map(\.bucket) == [0] && most.rows.map(\.start) == [64 * day])
+        #expect(most.rows.map(\.end) == [100 * day])
+        #expect(most.rowDays(inside: 0...1000) == [64...99])
+        // No whole day, or no usable span: the whole window.
+        let inside = try #require(TimeBuckets(start: 5, end: 100, days: 0...10, usable: [0]))
+        #expect(inside.buckets.isEmpty && inside.rows.map(\.start) == [5] && inside.rows.map(\.end) == [100])
+        #expect(inside.rowDays(inside: 0...10) == [0...0])
+        let none = try #require(TimeBuckets(start: 0, end: 100 * day, days: 0...1000, usable: []))
+        #expect(none.buckets.isEmpty && none.rows.map(\.start) == [0] && none.rows.map(\.end) == [100 * day])
+        #expect(open.rowDays(inside: -1...130) == [-1...(-1), 128...130])
+        // More buckets than a statement reads: none.
+        #expect(TimeBuckets(start: 0, end: 600 * day, days: 0...1000, usable: [0]) == nil)
     }
 }

@@ -20,30 +20,46 @@ extension PostgresSource {
         var parameters: [String?] = []
         var conditions: [String] = []
         var others: [String] = []
+        let covering = KeyRanges.covering(
+            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
+            rows: UInt64(pixelRows.lowerBound)..<UInt64(pixelRows.upperBound))
         if let (fresh, values) = read.fresh(name: layout.qualifiedName, level: level, first: 7) {
-            let stale = rowStatement(units: units, space: space, firstParameters: values, condition: "NOT \(fresh)")
+            var shared = values
+            let choice = read.remainder.map { remainder in
+                let choice = remainder.cheaperByTime(
+                    codes: covering.map { (UInt64(bitPattern: $0.lowerBound), UInt64(bitPattern: $0.upperBound)) },
+                    level: level, first: 7 + shared.count)
+                shared += choice.values
+                return choice.condition
+            }
+            let stale = rowStatement(units: units, space: space, firstParameters: shared, condition: "NOT \(fresh)")
             parameters = stale.1
             others.append(stale.0)
             conditions.append(fresh)
-            if let remainder = read.remainder {
-                // The rest of a window through the time's B-tree, not the key's: its rows only.
-                let edge = reading(filter: remainder.filter, keyIndexed: false).rowStatement(
-                    units: units, space: space, firstParameters: values, condition: "\(fresh) AND \(remainder.condition)")
-                others.append(edge.0)
+            if let remainder = read.remainder, let choice {
+                // The rest of a window through the time's B-tree or the key's (the same rows, and
+                // the same parameters as the stale rows' statement, or its first ones).
+                let edges = "\(fresh) AND \(remainder.condition)"
+                let byTime = reading(filter: remainder.filter, keyIndexed: false).rowStatement(
+                    units: units, space: space, firstParameters: shared, condition: "\(edges) AND \(choice)")
+                let byKey = reading(filter: remainder.filter, keyIndexed: layout.keyIndexed).rowStatement(
+                    units: units, space: space, firstParameters: shared, condition: "\(edges) AND NOT \(choice)")
+                others += [byTime.0, byKey.0]
             }
+        }
+        // A window no bucket of which is whole reads no summaries.
+        if read.buckets?.buckets.isEmpty == true, !others.isEmpty {
+            return (others.joined(separator: " UNION ALL "), parameters)
         }
         parameters += [
             "\(level)", "\(columns.lowerBound)", "\(columns.upperBound)", "\(pixelRows.lowerBound)",
             "\(pixelRows.upperBound)",
         ]
-        let first = parameters.count - 4
+        let first = parameters.count - 3
         conditions += [
             "level = $\(first - 1)::int2", "x >= $\(first)::int8", "x < $\(first + 1)::int8",
             "y >= $\(first + 2)::int8", "y < $\(first + 3)::int8",
         ]
-        let covering = KeyRanges.covering(
-            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
-            rows: UInt64(pixelRows.lowerBound)..<UInt64(pixelRows.upperBound))
         let summed: String
         if read.inlineRanges {
             var ranges: [String] = []
@@ -123,7 +139,11 @@ extension PostgresSource {
                     + "(SELECT x, y, weight FROM \(read.table) WHERE \(conditions.joined(separator: " AND ")) OFFSET 0) c"
             ]
             if let remainder = read.remainder, let fresh = conditions.first {
-                parts.append(remainderCells(remainder, fresh: fresh, level: level, wholeWorld: wholeWorld))
+                let choice = remainder.cheaperByTime(
+                    codes: codes, level: summarized, first: parameters.count + 1)
+                parameters += choice.values
+                parts += remainderCells(
+                    remainder, fresh: fresh, choice: choice.condition, level: level, wholeWorld: wholeWorld)
             }
             summed =
                 "SELECT cx, cy, sum(w) AS w FROM (\(parts.joined(separator: " UNION ALL "))) u GROUP BY 1, 2 "
@@ -133,21 +153,28 @@ extension PostgresSource {
     }
 
     /// The rows a window's summaries leave out while `fresh`, as cells of `level` (one row a
-    /// row, summed by the caller), inside the key ranges `$1`, `$2` unless `wholeWorld`.
+    /// row, summed by the caller), inside the key ranges `$1`, `$2` (unless `wholeWorld`):
+    /// through the time's B-tree under `choice`, else through the key's.
     private func remainderCells(
-        _ remainder: (filter: String?, condition: String), fresh: String, level: Int, wholeWorld: Bool
-    ) -> String {
+        _ remainder: SummaryRead.Remainder, fresh: String, choice: String, level: Int, wholeWorld: Bool
+    ) -> [String] {
         var conditions = [
             fresh, remainder.condition, "\(layout.weight) > 0::float8", "\(layout.weight) < 'Infinity'::float8",
         ]
         if let filter = remainder.filter { conditions.append("(\(filter))") }
+        let cell = "SELECT \(layout.x) >> \(level), \(layout.y) >> \(level), \(layout.weight)"
+        var byTime = conditions + [choice]
         if !wholeWorld {
-            conditions.append(
+            byTime.append(
                 "EXISTS (SELECT 1 FROM unnest($1::int8[], $2::int8[]) AS k(low, high) "
                     + "WHERE r.\(layout.key) BETWEEN k.low AND k.high)")
         }
-        return "SELECT \(layout.x) >> \(level), \(layout.y) >> \(level), \(layout.weight) FROM \(layout.table) r "
-            + "WHERE \(conditions.joined(separator: " AND "))"
+        let byKey = conditions + ["NOT \(choice)", "\(layout.key) BETWEEN k.low AND k.high"]
+        return [
+            "\(cell) FROM \(layout.table) r WHERE \(byTime.joined(separator: " AND "))",
+            "SELECT p.* FROM unnest($1::int8[], $2::int8[]) AS k(low, high) CROSS JOIN LATERAL (\(cell) FROM "
+                + "\(layout.table) WHERE \(byKey.joined(separator: " AND ")) OFFSET 0) p",
+        ]
     }
 
     /// This source reading `filter` as its row condition, with the key's B-tree or not, and

@@ -25,10 +25,24 @@ struct SummaryRead: Sendable {
     var freshness: Freshness
     /// The time summaries' buckets a window reads whole, or `nil`.
     var buckets: TimeBuckets?
-    /// While the summaries hold the rows, the rows they leave out: those meeting `condition`
-    /// (a window's partial days) and `filter` (the rest of the source's filter), read through
-    /// the time's B-tree rather than the key's; `nil` for none.
-    var remainder: (filter: String?, condition: String)?
+    /// While the summaries hold the rows, the rows they leave out, or `nil` for none.
+    var remainder: Remainder?
+
+    /// The rows a time window's buckets leave out: those meeting `condition` (the window's
+    /// partial days and days no usable span covers) and `filter` (the rest of the source's
+    /// filter), read through the time's B-tree or the key's, whichever the time summaries
+    /// count fewer rows in (``TimeSummaryUse/cheaperByTime(_:codes:level:first:)``).
+    struct Remainder: Sendable {
+        var filter: String?
+        var condition: String
+        var use: TimeSummaryUse
+        var split: TimeBuckets
+
+        /// The choice's condition and values (see ``TimeSummaryUse/cheaperByTime(_:codes:level:first:)``).
+        func cheaperByTime(codes: [(UInt64, UInt64)], level: Int, first: Int) -> (condition: String, values: [String?]) {
+            use.cheaperByTime(split, codes: codes, level: level, first: first)
+        }
+    }
 
     /// Whether the pixel statement names each key range as parameters of its own, `OR`ed in
     /// the `WHERE` (which `postgres_fdw` ships to each shard), rather than as arrays joined
@@ -85,7 +99,7 @@ extension PostgresSource {
             guard let split = use.buckets(level: level) else { return nil }
             return SummaryRead(
                 table: use.state.cells, freshness: .time(built: use.state.built), buckets: split,
-                remainder: use.rowsCondition(split).map { (use.rest, $0) })
+                remainder: use.rowsCondition(split).map { SummaryRead.Remainder(filter: use.rest, condition: $0, use: use, split: split) })
         }
         guard let cells = layout.summaries, layout.filter == nil else { return nil }
         return SummaryRead(table: cells, freshness: .cells)

@@ -13,18 +13,14 @@ struct TimeBuckets: Sendable {
 
     /// The most buckets one statement reads (a year of days is 366).
     static let maximumBuckets = 512
-    /// Whole days left to the rows that a window of any length may have (more only for a
-    /// window over 8 times longer).
-    static let uncoveredDays: Int64 = 2
 
-    /// The split of `window` over the summaries of `days`, with the spans in `usable`; `nil`
-    /// (the rows answer alone) when no whole bucket fits, it takes more than
-    /// ``maximumBuckets``, or the whole days no usable span covers are more than
-    /// ``uncoveredDays`` and an eighth of the window's.
+    /// The split of `window` over the summaries of `days`, with the spans in `usable` (none:
+    /// the whole window is left to the rows); `nil` when it takes more than ``maximumBuckets``.
+    /// Whether the rows left are read through the time's B-tree or the key's, the statement
+    /// chooses (``TimeSummaryUse/cheaperByTime(level:first:)``).
     ///
     /// - Complexity: O(buckets + days no usable span covers).
     init?(start: Int64?, end: Int64?, days: ClosedRange<Int64>, usable: [Int]) {
-        guard !usable.isEmpty else { return nil }
         let day = TimeSummaries.day
         // Whole days of the window inside the summaries' days.
         var first = days.lowerBound
@@ -37,7 +33,11 @@ struct TimeBuckets: Sendable {
             let (q, r) = end.quotientAndRemainder(dividingBy: day)
             last = min(last, r < 0 ? q - 1 : q)
         }
-        guard first < last else { return nil }
+        guard first < last else {
+            // No whole day: the window is left to the rows.
+            rows = [(start, end)]
+            return
+        }
         let spans = usable.sorted(by: >)
         var uncovered: [(Int64, Int64)] = []
         var position = first
@@ -55,10 +55,6 @@ struct TimeBuckets: Sendable {
                 position += 1
             }
         }
-        // Days no usable span covers are read from the rows of the whole world (through the
-        // time's B-tree): past an eighth of the window, the tile's own rows cost less.
-        let left = uncovered.reduce(Int64(0)) { $0 + $1.1 - $1.0 }
-        guard !buckets.isEmpty, left <= max(Self.uncoveredDays, (last - first) / 8) else { return nil }
         var intervals: [(start: Int64?, end: Int64?)] = []
         if start.map({ $0 < first * day }) ?? true { intervals.append((start, first * day)) }
         for (low, high) in uncovered { intervals.append((low * day, high * day)) }
@@ -70,6 +66,20 @@ struct TimeBuckets: Sendable {
             } else {
                 rows.append(interval)
             }
+        }
+    }
+}
+
+extension TimeBuckets {
+    /// The days (as day numbers, inclusive ranges) the rows left to the rows lie on, inside
+    /// `days`: a partial day counts whole.
+    func rowDays(inside days: ClosedRange<Int64>) -> [ClosedRange<Int64>] {
+        let day = TimeSummaries.day
+        return rows.compactMap { interval in
+            let low = max(days.lowerBound, interval.start.map { $0 >= 0 ? $0 / day : ($0 - day + 1) / day } ?? .min)
+            let high = min(
+                days.upperBound, interval.end.map { ($0 > 0 ? ($0 - 1) / day : ($0 - day) / day) } ?? .max)
+            return low <= high ? low...high : nil
         }
     }
 }
