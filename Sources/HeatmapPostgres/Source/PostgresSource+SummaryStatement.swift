@@ -98,7 +98,8 @@ extension PostgresSource {
         guard let read = summaryRead(level: summarized) else { return nil }
         var conditions: [String] = []
         var stale: String?
-        if let (fresh, values) = read.fresh(name: layout.qualifiedName, level: summarized, first: parameters.count + 1) {
+        if let (fresh, values) = read.fresh(name: layout.qualifiedName, level: summarized, first: parameters.count + 1)
+        {
             parameters += values
             conditions.append(fresh)
             stale = "NOT \(fresh)"

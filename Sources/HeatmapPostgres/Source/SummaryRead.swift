@@ -39,7 +39,8 @@ struct SummaryRead: Sendable {
         var split: TimeBuckets
 
         /// The choice's condition and values (see ``TimeSummaryUse/cheaperByTime(_:codes:level:first:)``).
-        func cheaperByTime(codes: [(UInt64, UInt64)], level: Int, first: Int) -> (condition: String, values: [String?]) {
+        func cheaperByTime(codes: [(UInt64, UInt64)], level: Int, first: Int) -> (condition: String, values: [String?])
+        {
             use.cheaperByTime(split, codes: codes, level: level, first: first)
         }
     }
@@ -99,7 +100,9 @@ extension PostgresSource {
             guard let split = use.buckets(level: level) else { return nil }
             return SummaryRead(
                 table: use.state.cells, freshness: .time(built: use.state.built), buckets: split,
-                remainder: use.rowsCondition(split).map { SummaryRead.Remainder(filter: use.rest, condition: $0, use: use, split: split) })
+                remainder: use.rowsCondition(split).map {
+                    SummaryRead.Remainder(filter: use.rest, condition: $0, use: use, split: split)
+                })
         }
         guard let cells = layout.summaries, layout.filter == nil else { return nil }
         return SummaryRead(table: cells, freshness: .cells)
