@@ -192,6 +192,11 @@ import Testing
         let none = try #require(TimeBuckets(start: 0, end: 100 * day, days: 0...1000, usable: []))
         #expect(none.buckets.isEmpty && none.rows.map(\.start) == [0] && none.rows.map(\.end) == [100 * day])
         #expect(open.rowDays(inside: -1...130) == [-1...(-1), 128...130])
+        // The rows of the days left, as the state counted them (days 3, 5 and 9 hold 2, 4 and 8).
+        var state = TimeSummaryState(cells: "c", built: "b", finest: [24, 24, 24, 24], days: 3...9)
+        (state.dayNumbers, state.rowsThrough) = ([3, 5, 9], [2, 6, 14])
+        #expect(state.rows(onDays: [3...3, 6...9]) == 10 && state.rows(onDays: [0...4, 4...5]) == 6)
+        #expect(state.rows(onDays: [10...Int64.max]) == 0 && state.rows(onDays: [Int64.min...Int64.max]) == 14)
         // More buckets than a statement reads: none.
         #expect(TimeBuckets(start: 0, end: 600 * day, days: 0...1000, usable: [0]) == nil)
     }

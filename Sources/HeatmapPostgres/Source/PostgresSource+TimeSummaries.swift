@@ -41,10 +41,11 @@ extension TimeSummaryUse {
     /// The condition, its parameters numbered from `first`, that the rows `split` leaves to the
     /// rows are fewer in the whole world (read through the time's B-tree) than the rows of all
     /// times in the cells `codes` of `level` (read through the key's), both as the time
-    /// summaries count them: the days' at level 24 (a partial day whole), the coarsest span's
-    /// at a level 16 × 16 cells finer than `level` (or its finest). An uncorrelated subquery, run
-    /// once a statement: of the two branches of the rows left, one under it and one under its
-    /// negation, one runs, and either gives the same rows, so a count gone stale only costs time.
+    /// summaries count them: the days' (a partial day whole, counted when the source read the
+    /// state), the coarsest span's cells at a level 16 × 16 cells finer than `level` (or its
+    /// finest). An uncorrelated subquery, run once a statement: of the two branches of the rows
+    /// left, one under it and one under its negation, one runs, and either gives the same rows,
+    /// so a count gone stale only costs time.
     func cheaperByTime(_ split: TimeBuckets, codes: [(UInt64, UInt64)], level: Int, first: Int)
         -> (condition: String, values: [String?])
     {
@@ -61,23 +62,18 @@ extension TimeSummaryUse {
                 merged.append(code)
             }
         }
-        let days = split.rowDays(inside: state.days)
         let values: [String?] = [
-            "{" + days.map { "\($0.lowerBound)" }.joined(separator: ",") + "}",
-            "{" + days.map { "\($0.upperBound)" }.joined(separator: ",") + "}",
+            "\(state.rows(onDays: split.rowDays(inside: state.days)))",
             "\(state.days.lowerBound >> span)", "\(state.days.upperBound >> span)", "\(estimate)",
             "{" + merged.map { "\($0.0)" }.joined(separator: ",") + "}",
             "{" + merged.map { "\($0.1)" }.joined(separator: ",") + "}",
         ]
         let n = first
-        let cells = state.cells
         let condition =
-            "((SELECT coalesce(sum(c.rows), 0) FROM unnest($\(n)::int8[], $\(n + 1)::int8[]) AS d(low, high) "
-            + "CROSS JOIN LATERAL (SELECT rows FROM \(cells) WHERE level = 24 AND span = 0 "
-            + "AND bucket BETWEEN d.low AND d.high) c) < (SELECT coalesce(sum(c.rows), 0) FROM "
-            + "generate_series($\(n + 2)::int8, $\(n + 3)::int8) AS b(bucket) CROSS JOIN unnest($\(n + 5)::int8[], "
-            + "$\(n + 6)::int8[]) AS k(low, high) CROSS JOIN LATERAL (SELECT rows FROM \(cells) WHERE "
-            + "level = $\(n + 4)::int2 AND span = \(span) AND bucket = b.bucket AND key BETWEEN k.low AND k.high) c))"
+            "($\(n)::int8 < (SELECT coalesce(sum(c.rows), 0) FROM generate_series($\(n + 1)::int8, $\(n + 2)::int8) "
+            + "AS b(bucket) CROSS JOIN unnest($\(n + 4)::int8[], $\(n + 5)::int8[]) AS k(low, high) CROSS JOIN LATERAL "
+            + "(SELECT rows FROM \(state.cells) WHERE level = $\(n + 3)::int2 AND span = \(span) "
+            + "AND bucket = b.bucket AND key BETWEEN k.low AND k.high) c))"
         return (condition, values)
     }
 }

@@ -1,8 +1,9 @@
 /// Weight per quadtree cell and time bucket at coarse levels, in a table beside the rows
 /// (`<table>_tcells`), for a table `import` made with `--time`: a time-filtered tile or M(z)
 /// cell question at a coarse level reads one row a cell and bucket for the whole buckets of its
-/// window, and the rows only for the partial buckets at its ends (through `<table>_time`, the
-/// B-tree on the time), rather than every row under the tile.
+/// window, and the rows only for the rest of it (through `<table>_time`, the B-tree on the
+/// time, or the key's, whichever these summaries count fewer rows in: see
+/// ``TimeSummaryUse/cheaperByTime(_:codes:level:first:)``), rather than every row under the tile.
 ///
 /// Buckets are days since 1970-01-01 UTC (`floor(seconds / 86400)`) and the aligned blocks of
 /// 2^``spans`` days above them (8, 64 and 512 days): a window is whole blocks of the coarsest
@@ -119,6 +120,28 @@ struct TimeSummaryState: Sendable, Hashable {
     var finest: [Int]
     /// The first and last day of the rows summed.
     var days: ClosedRange<Int64>
+    /// The days holding rows, in order, and the rows up to and including each (as the build
+    /// counted them): what a window's days left to the rows hold, without a statement.
+    var dayNumbers: [Int64] = []
+    var rowsThrough: [Int] = []
+
+    /// The rows the summaries counted on the days of `ranges` (inclusive day numbers).
+    ///
+    /// - Complexity: O(ranges × log days).
+    func rows(onDays ranges: [ClosedRange<Int64>]) -> Int {
+        func before(_ day: Int64) -> Int {
+            // The rows of the days before `day`.
+            var (low, high) = (0, dayNumbers.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if dayNumbers[middle] < day { low = middle + 1 } else { high = middle }
+            }
+            return low == 0 ? 0 : rowsThrough[low - 1]
+        }
+        return ranges.reduce(0) { total, range in
+            total + before(range.upperBound == .max ? .max : range.upperBound + 1) - before(range.lowerBound)
+        }
+    }
 
     /// Reads the state of the time summaries of `name` (`schema.name`) over `column`, whose table
     /// is `cells` (quoted); `nil` when there are none for that column.
@@ -139,6 +162,18 @@ struct TimeSummaryState: Sendable, Hashable {
             let first = found.text(0, 2).flatMap({ Int64($0) }), let last = found.text(0, 3).flatMap({ Int64($0) }),
             first <= last
         else { return nil }
-        return TimeSummaryState(cells: cells, built: built, finest: finest, days: first...last)
+        var state = TimeSummaryState(cells: cells, built: built, finest: finest, days: first...last)
+        let perDay = try connection.execute(
+            "SELECT bucket, sum(rows) FROM \(cells) WHERE level = 24 AND span = 0 GROUP BY 1 ORDER BY 1")
+        var total = 0
+        for row in 0..<perDay.rowCount {
+            guard let day = perDay.text(row, 0).flatMap({ Int64($0) }),
+                let rows = perDay.text(row, 1).flatMap({ Int($0) })
+            else { continue }
+            total += rows
+            state.dayNumbers.append(day)
+            state.rowsThrough.append(total)
+        }
+        return state
     }
 }
