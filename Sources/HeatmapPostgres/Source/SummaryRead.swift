@@ -98,6 +98,14 @@ extension PostgresSource {
         }
         if let use = layout.timeSummaries {
             guard let split = use.buckets(level: level) else { return nil }
+            // No whole bucket, and half the rows or more left to the rows: the tile's own rows
+            // through the key cost at most twice reading them by time, in a plain statement.
+            if split.buckets.isEmpty,
+                2 * use.state.rows(onDays: split.rowDays(inside: use.state.days))
+                    >= use.state.rowsThrough.last ?? 0
+            {
+                return nil
+            }
             return SummaryRead(
                 table: use.state.cells, freshness: .time(built: use.state.built), buckets: split,
                 remainder: use.rowsCondition(split).map {
