@@ -42,7 +42,7 @@ extension TimeSummaryUse {
     /// rows are fewer in the whole world (read through the time's B-tree) than the rows of all
     /// times in the cells `codes` of `level` (read through the key's), both as the time
     /// summaries count them: the days' (a partial day whole, counted when the source read the
-    /// state), the coarsest span's cells at a level 16 × 16 cells finer than `level` (or its
+    /// state), the coarsest span's cells 64 pixels of `level` wide (or of its
     /// finest). An uncorrelated subquery, run once a statement: of the two branches of the rows
     /// left, one under it and one under its negation, one runs, and either gives the same rows,
     /// so a count gone stale only costs time.
@@ -51,7 +51,7 @@ extension TimeSummaryUse {
     {
         let coarsest = TimeSummaries.spans.count - 1
         let span = TimeSummaries.spans[coarsest]
-        let estimate = min(CellSummaries.levels.upperBound, max(state.finest[coarsest], level + 4))
+        let estimate = min(CellSummaries.levels.upperBound, max(state.finest[coarsest], level + 6))
         var merged: [(UInt64, UInt64)] = []
         for code in codes.map({ ($0.0 >> UInt64(2 * (estimate - level)), $0.1 >> UInt64(2 * (estimate - level))) })
             .sorted(by: { $0.0 < $1.0 })

@@ -98,14 +98,12 @@ extension PostgresSource {
         }
         if let use = layout.timeSummaries {
             guard let split = use.buckets(level: level) else { return nil }
-            // No whole bucket, and half the rows or more left to the rows: the tile's own rows
-            // through the key cost at most twice reading them by time, in a plain statement.
-            if split.buckets.isEmpty,
-                2 * use.state.rows(onDays: split.rowDays(inside: use.state.days))
-                    >= use.state.rowsThrough.last ?? 0
-            {
-                return nil
-            }
+            // The rows left by time or by key where a window's buckets leave few days (as before
+            // the choice), or where no bucket is whole and the window holds at most 1/64 of the
+            // rows; else the plain rows statement (measured: a choice to plan costs more there).
+            let left = use.state.rows(onDays: split.rowDays(inside: use.state.days))
+            let total = use.state.rowsThrough.last ?? 0
+            if split.buckets.isEmpty ? 64 * left > total : !split.fewDaysLeft { return nil }
             return SummaryRead(
                 table: use.state.cells, freshness: .time(built: use.state.built), buckets: split,
                 remainder: use.rowsCondition(split).map {

@@ -10,6 +10,13 @@ struct TimeBuckets: Sendable {
     var buckets: [(span: Int, bucket: Int64)] = []
     /// The rest of the window, half-open intervals of seconds (`nil` ends are open).
     var rows: [(start: Int64?, end: Int64?)] = []
+    /// Whether the whole days no usable span covers are at most ``uncoveredDays`` or an eighth
+    /// of the window's.
+    var fewDaysLeft = true
+
+    /// Whole days left to the rows that a window of any length may have (more only for a
+    /// window over 8 times longer) for its buckets to be read.
+    static let uncoveredDays: Int64 = 2
 
     /// The most buckets one statement reads (a year of days is 366).
     static let maximumBuckets = 512
@@ -55,6 +62,8 @@ struct TimeBuckets: Sendable {
                 position += 1
             }
         }
+        let left = uncovered.reduce(Int64(0)) { $0 + $1.1 - $1.0 }
+        fewDaysLeft = left <= max(Self.uncoveredDays, (last - first) / 8)
         var intervals: [(start: Int64?, end: Int64?)] = []
         if start.map({ $0 < first * day }) ?? true { intervals.append((start, first * day)) }
         for (low, high) in uncovered { intervals.append((low * day, high * day)) }
