@@ -42,8 +42,8 @@ extension TimeSummaryUse {
     /// rows are fewer in the whole world (read through the time's B-tree) than the rows of all
     /// times in the cells `codes` of `level` (read through the key's), both as the time
     /// summaries count them: the days' (a partial day whole, counted when the source read the
-    /// state), the coarsest span's cells 64 pixels of `level` wide (or of its
-    /// finest). An uncorrelated subquery, run once a statement: of the two branches of the rows
+    /// state), the coarsest span's cells 64 pixels of `level` wide (its finest level's where
+    /// those are coarser). An uncorrelated subquery, run once a statement: of the two branches of the rows
     /// left, one under it and one under its negation, one runs, and either gives the same rows,
     /// so a count gone stale only costs time.
     func cheaperByTime(_ split: TimeBuckets, codes: [(UInt64, UInt64)], level: Int, first: Int)
