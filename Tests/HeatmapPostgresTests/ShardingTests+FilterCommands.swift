@@ -118,21 +118,12 @@ extension ShardingTests {
         let oneServer = try FilteredTableOutputTests.imported("served_filters", cluster: single)
         let servers = [try ServeProcess(table), try ServeProcess(oneServer)]
         defer { for server in servers { _ = server.stop() } }
-        let query = "datetime=2024-02-10T05:00:00Z/2024-09-01&category=kind:theft,arson&category=n:1,2,3"
-        for tile in ["6/57/39", "0/0/0", "3/7/4"] {
-            let served = try await LoopbackHTTP.get(servers[0].base + "/served_filters/\(tile).png?\(query)")
-            #expect(served.status == 200)
-            let path = HeatmapCommand.temporaryPath("tile.png")
-            let run = try HeatmapCommand.run(
-                ["tile"] + table + [
-                    "--datetime", "2024-02-10T05:00:00Z/2024-09-01", "--category", "kind:theft,arson", "--category",
-                    "n:1,2,3", tile, "--output", path,
-                ])
-            #expect(run.status == 0, "\(run.standardError)")
-            #expect(served.body == [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), "tile \(tile)")
-            let other = try await LoopbackHTTP.get(servers[1].base + "/served_filters/\(tile).png?\(query)")
-            #expect(other.body == served.body, "tile \(tile): not one server's")
-        }
+        let tiles = ["6/57/39", "0/0/0", "3/7/4"]
+        let sharded = try await FilteredTableCommandTests.expectServedTiles(
+            servers[0], layer: "served_filters", table: table, tiles: tiles)
+        let one = try await FilteredTableCommandTests.expectServedTiles(
+            servers[1], layer: "served_filters", table: oneServer, tiles: tiles)
+        #expect(sharded == one, "not one server's tiles")
         for wrong in ["category=kind:fraud", "category=colour:red", "datetime=2024-09-01/2024-01-01"] {
             let answers = try await [
                 LoopbackHTTP.get(servers[0].base + "/served_filters/0/0/0.png?\(wrong)"),

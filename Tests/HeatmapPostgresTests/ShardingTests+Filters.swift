@@ -36,12 +36,7 @@ extension ShardingTests {
         #expect(counts.allSatisfy { $0 > 0 } && counts.reduce(0, +) == FilteredTableTests.rows.count, "\(counts)")
         for shard in cluster.shards {
             let connection = try PostgresConnection(shard.conninfo)
-            let columns = try connection.execute(
-                """
-                SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum) \
-                FROM pg_attribute WHERE attrelid = 'filtered_shards'::regclass AND attnum > 6 AND NOT attisdropped
-                """
-            ).text(0, 0)
+            let columns = try FilteredTableOutputTests.copiedColumns("filtered_shards", on: connection)
             #expect(columns == "t timestamp with time zone, kind text, n text")
             let index = try connection.execute("SELECT pg_get_indexdef('filtered_shards_key'::regclass)").text(0, 0)
             #expect(index?.hasSuffix("(key) INCLUDE (x, y, weight, t, kind, n)") == true, "\(index ?? "")")
