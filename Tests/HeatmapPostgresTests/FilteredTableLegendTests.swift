@@ -75,14 +75,14 @@ import Testing
         try connection.execute("DROP TABLE IF EXISTS many_values")
         try connection.execute(
             """
-            CREATE TABLE many_values AS SELECT (i % 1000) / 20.0 - 25 AS lat, (i / 1000) / 2.0 AS lng, \
+            CREATE TABLE many_values AS SELECT (i % 4) * 5.0 AS lat, (i % 3) * 5.0 + 5 AS lng, \
             1.0 AS weight, 'id' || i AS id FROM generate_series(1, \(CategoryDictionary.maximumValues + 10)) i
             """)
         let output = HeatmapCommand.temporaryPath("many.png")
         defer { try? FileManager.default.removeItem(atPath: output) }
         let base = [
             "image", "--postgres", cluster.url, "--table", "many_values", "--categories", "id", "--center", "0,10",
-            "--zoom", "2", "--size", "200x100", "--output", output,
+            "--zoom", "2", "--size", "200x100", "--max-intensity", "5000", "--output", output,
         ]
         let plain = try HeatmapCommand.run(base)
         #expect(plain.status == 0, "\(plain.standardError)")
