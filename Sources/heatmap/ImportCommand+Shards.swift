@@ -7,6 +7,7 @@ extension ImportCommand {
     static let shardUsage = """
           --shard URL        a shard's server (repeat for each): the rows go to the shards by
                              Z-order cell, and --postgres's table is partitioned over them
+                             (with --time and --categories on every server; not --time-summaries)
         """
 
     /// The `--shard URL` (or `--shard=URL`) values, and the other arguments.
@@ -38,6 +39,6 @@ extension ImportCommand {
     {
         try PostgresShardedImport.run(
             path: dataPath, options: options, into: table, coordinator: connection,
-            shards: shards.map(ConnectionString.init), mode: mode, progress: progress)
+            shards: shards.map(ConnectionString.init), mode: mode, timeSummaries: timeSummaries, progress: progress)
     }
 }

@@ -69,10 +69,10 @@ struct ImportCommand {
         if mode == .append, !shards.isEmpty {
             throw .usage("--append adds rows through the coordinator: leave out --shard")
         }
-        if !shards.isEmpty, options.readsFilterColumns {
+        if !shards.isEmpty, timeSummaries {
             throw .usage(
-                "--time and --categories are copied into a table on one server, not yet over --shard: "
-                    + "import without --shard, or without them")
+                "--time-summaries sums the rows per time bucket on one server, not over --shard: import without "
+                    + "--time-summaries (a window then reads the shards' rows) or without --shard")
         }
     }
 

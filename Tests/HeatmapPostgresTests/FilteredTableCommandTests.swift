@@ -58,17 +58,16 @@ import Testing
         #expect(empty.standardError.contains("no tile") || empty.status != 0)
     }
 
-    @Test("serve --postgres: ?datetime=&category= tiles are the command's, 400 naming a value no row holds, 204 empty")
-    func servedTilesEqualCommand() async throws {
-        let cluster = try TestCluster.require()
-        let connection = try PostgresConnection(cluster.conninfo)
-        try PositionSQL.install(on: connection)
-        try FilteredTableTests.makeTable("filtered_command", on: connection)
-        let table = ["--postgres", cluster.url, "--table", "filtered_command", "--time", "t", "--categories", "kind,n"]
-        let server = try ServeProcess(table)
+    /// Expects each of `tiles` that `server` answers for `layer` with
+    /// `?datetime=2024-02-10T05:00:00Z/2024-09-01&category=kind:theft,arson&category=n:1,2,3` to
+    /// be the PNG `heatmap tile` draws of `table` (its arguments) with the same filters; the answers.
+    static func expectServedTiles(_ server: ServeProcess, layer: String, table: [String], tiles: [String])
+        async throws -> [[UInt8]]
+    {
         let query = "datetime=2024-02-10T05:00:00Z/2024-09-01&category=kind:theft,arson&category=n:1,2,3"
-        for tile in ["6/57/39", "0/0/0"] {
-            let served = try await LoopbackHTTP.get(server.base + "/filtered_command/\(tile).png?\(query)")
+        var bodies: [[UInt8]] = []
+        for tile in tiles {
+            let served = try await LoopbackHTTP.get(server.base + "/\(layer)/\(tile).png?\(query)")
             #expect(served.status == 200)
             let path = HeatmapCommand.temporaryPath("tile.png")
             let run = try HeatmapCommand.run(
@@ -78,7 +77,21 @@ import Testing
                 ])
             #expect(run.status == 0, "\(run.standardError)")
             #expect(served.body == [UInt8](try Data(contentsOf: URL(fileURLWithPath: path))), "tile \(tile)")
+            bodies.append(served.body)
         }
+        return bodies
+    }
+
+    @Test("serve --postgres: ?datetime=&category= tiles are the command's, 400 naming a value no row holds, 204 empty")
+    func servedTilesEqualCommand() async throws {
+        let cluster = try TestCluster.require()
+        let connection = try PostgresConnection(cluster.conninfo)
+        try PositionSQL.install(on: connection)
+        try FilteredTableTests.makeTable("filtered_command", on: connection)
+        let table = ["--postgres", cluster.url, "--table", "filtered_command", "--time", "t", "--categories", "kind,n"]
+        let server = try ServeProcess(table)
+        _ = try await Self.expectServedTiles(
+            server, layer: "filtered_command", table: table, tiles: ["6/57/39", "0/0/0"])
         let unknown = try await LoopbackHTTP.get(server.base + "/filtered_command/0/0/0.png?category=kind:fraud")
         #expect(unknown.status == 400)
         #expect(String(decoding: unknown.body, as: UTF8.self).contains("fraud"))

@@ -32,6 +32,16 @@ import Testing
             FilteredTableTests.kept(window: window, keep: { $0.kind == "theft" || $0.kind == "arson" }))
     }
 
+    /// The columns of `table` after `import`'s six, with their types (`t timestamp with time zone, …`).
+    static func copiedColumns(_ table: String, on connection: PostgresConnection) throws -> String? {
+        try connection.execute(
+            """
+            SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum) \
+            FROM pg_attribute WHERE attrelid = to_regclass($1) AND attnum > 6 AND NOT attisdropped
+            """, [table]
+        ).text(0, 0)
+    }
+
     /// Imports the rows file into `table` with its time and categories.
     static func imported(_ table: String, cluster: TestCluster) throws -> [String] {
         let file = try rowsFile()
@@ -52,13 +62,9 @@ import Testing
         _ = try Self.imported("imported_filters", cluster: cluster)
         let table = try Self.imported("imported_filters", cluster: cluster)
         let connection = try PostgresConnection(cluster.conninfo)
-        let types = try connection.execute(
-            """
-            SELECT string_agg(attname || ' ' || format_type(atttypid, atttypmod), ', ' ORDER BY attnum) \
-            FROM pg_attribute WHERE attrelid = 'imported_filters'::regclass AND attnum > 6 AND NOT attisdropped
-            """
-        ).text(0, 0)
-        #expect(types == "t timestamp with time zone, kind text, n text")
+        #expect(
+            try Self.copiedColumns("imported_filters", on: connection)
+                == "t timestamp with time zone, kind text, n text")
         // Each value as the file gives it (a quote too), each time its second.
         let hostile = FilteredTableTests.rows.filter { $0.kind.contains("DROP TABLE") }
         let counted = try connection.execute(

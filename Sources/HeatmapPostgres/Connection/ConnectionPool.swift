@@ -13,6 +13,8 @@ final class ConnectionPool: Sendable {
     /// Statements every connection runs once before its first use for a caller (a `--where`
     /// condition's temporary function, see ``RowCondition``), in order; only added to.
     private let setup = Mutex<[String]>([])
+    /// Whether the server is a coordinator of shards (see ``PostgresConnection/shipsBoundValues``).
+    private let shipsBoundValues = Mutex(false)
     private let backoff = Mutex<Backoff>(Backoff())
 
     private struct Backoff {
@@ -64,6 +66,7 @@ final class ConnectionPool: Sendable {
         throws(PostgresError) -> T
     {
         defer { giveBack(connection) }
+        connection.shipsBoundValues = shipsBoundValues.withLock { $0 }
         let pending = setup.withLock { Array($0.dropFirst(connection.setupDone)) }
         for statement in pending {
             try connection.execute(statement)
@@ -76,6 +79,12 @@ final class ConnectionPool: Sendable {
     /// the pool opens later); one added before is not added again.
     func addSetup(_ statement: String) {
         setup.withLock { if !$0.contains(statement) { $0.append(statement) } }
+    }
+
+    /// Marks the server as a coordinator of shards: statements with bound values go with generic
+    /// plans on every connection (see ``PostgresConnection/withBoundValuePlans(_:)``).
+    func shipBoundValues() {
+        shipsBoundValues.withLock { $0 = true }
     }
 
     /// Drops every idle connection (the next callers open new ones).

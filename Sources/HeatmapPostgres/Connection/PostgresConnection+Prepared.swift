@@ -15,10 +15,10 @@ extension PostgresConnection {
     func executePrepared(_ sql: String, _ parameters: [String?], binary: Bool = false) throws(PostgresError)
         -> PostgresResult
     {
-        // A statement with bound values (a filter's) is planned for them: see ``withCustomPlans(_:)``.
+        // A statement with bound values (a filter's) is planned for them: see ``withBoundValuePlans(_:)``.
         if sql.utf8.contains(0) {
             let (sql, parameters) = try Self.binding(sql, parameters)
-            return try withCustomPlans { () throws(PostgresError) in
+            return try withBoundValuePlans { () throws(PostgresError) in
                 try executePrepared(sql, parameters, binary: binary)
             }
         }

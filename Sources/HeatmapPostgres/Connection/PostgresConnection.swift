@@ -20,6 +20,10 @@ package final class PostgresConnection: @unchecked Sendable {
     var preparedNames: [String: String] = [:]
     /// How many of its pool's setup statements the connection ran (see ``ConnectionPool/addSetup(_:)``).
     var setupDone = 0
+    /// Whether the server is a coordinator of shards, to which statements with bound values
+    /// go with generic plans, so that `postgres_fdw` sends the values on as parameters (see
+    /// ``withBoundValuePlans(_:)``); set by the pool of a sharded table's source.
+    var shipsBoundValues = false
 
     /// Connects; libpq reads what the string leaves out from `PG*` variables and `.pgpass`,
     /// with TCP keepalives on unless the string sets them (see
@@ -97,6 +101,10 @@ package final class PostgresConnection: @unchecked Sendable {
     public func execute(_ sql: String, _ parameters: [String?] = [], binary: Bool = false) throws(PostgresError)
         -> PostgresResult
     {
+        if shipsBoundValues, sql.utf8.contains(0) {
+            let (sql, parameters) = try Self.binding(sql, parameters)
+            return try withBoundValuePlans { () throws(PostgresError) in try execute(sql, parameters, binary: binary) }
+        }
         let (sql, parameters) = try Self.binding(sql, parameters)
         let copies = parameters.map { $0.map { strdup($0) } ?? nil }
         defer { for copy in copies { free(copy) } }

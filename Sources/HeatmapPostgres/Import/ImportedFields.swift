@@ -41,6 +41,35 @@ package struct ImportedFields: Sendable, Hashable {
     /// The quoted names, for the `COPY` column list and the key index's `INCLUDE`.
     var quotedNames: [String] { names.map { MadeObject.quoted($0) } }
 
+    /// The columns of the `COPY`: the positions', then these.
+    var copyColumns: String { (["lat", "lng", "weight", "x", "y", "key"] + quotedNames).joined(separator: ", ") }
+
+    /// The B-tree `index` (quoted) on `key` of `quoted`, holding `x`, `y`, `weight` and these
+    /// columns, so that a tile, filtered or not, is an index-only scan.
+    func keyIndexStatement(_ index: String, on quoted: String) -> String {
+        "CREATE INDEX \(index) ON \(quoted) (key) INCLUDE (\((["x", "y", "weight"] + quotedNames).joined(separator: ", ")))"
+    }
+
+    /// Refuses `values` that lack the time or a category of one of `count` points.
+    ///
+    /// - Throws: ``PostgresError/invalidAnswer(_:)``.
+    func check(_ values: PointChunkFields?, count: Int) throws(PostgresError) {
+        guard !names.isEmpty else { return }
+        guard let values, timeColumn == nil || values.times.count == count,
+            values.categories.count == categoryColumns.count, values.categories.allSatisfy({ $0.count == count })
+        else { throw .invalidAnswer("the points' times or categories are missing") }
+    }
+
+    /// Appends point `i`'s time and categories of `values` to a `COPY` row (nothing without columns).
+    func append(_ values: PointChunkFields?, at i: Int, to bytes: inout [UInt8]) {
+        guard let values, !names.isEmpty else { return }
+        if timeColumn != nil { CopyEncoder.append(time: values.times[i], to: &bytes) }
+        for column in values.categories { CopyEncoder.append(text: column[i], to: &bytes) }
+    }
+
+    /// The column definitions after a new table's positions': `,\n    "t" timestamptz` and so on.
+    var definitionsAfterPositions: String { definitions.map { ",\n    \($0)" }.joined() }
+
     /// The column definitions of a new table.
     var definitions: [String] {
         (timeColumn.map { ["\(MadeObject.quoted($0)) timestamptz"] } ?? [])

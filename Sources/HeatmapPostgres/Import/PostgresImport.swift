@@ -97,10 +97,8 @@ package enum PostgresImport {
                     + "((\(MadeObject.quoted(time)) AT TIME ZONE 'UTC')) INCLUDE (x, y, key, weight)")
         }
         if fresh {
-            let index = MadeObject.quoted(names.name("_key"))
             // With the copied time and categories, so that a filtered tile is an index-only scan too.
-            let included = (["x", "y", "weight"] + fields.quotedNames).joined(separator: ", ")
-            try connection.execute("CREATE INDEX \(index) ON \(quoted) (key) INCLUDE (\(included))")
+            try connection.execute(fields.keyIndexStatement(MadeObject.quoted(names.name("_key")), on: quoted))
         }
         // What it made, marked as HeatmapKit's (the table itself when it made it).
         let made =
@@ -115,7 +113,7 @@ package enum PostgresImport {
     /// The table `import` makes, and the triggers that fill `x`, `y` and `key` for rows
     /// inserted without them and for rows whose position changes.
     static func createStatements(_ quoted: String, names: ObjectNames, fields: ImportedFields = .init()) -> [String] {
-        let extra = fields.definitions.map { ",\n    \($0)" }.joined()
+        let extra = fields.definitionsAfterPositions
         return [
             """
             CREATE TABLE \(quoted) (

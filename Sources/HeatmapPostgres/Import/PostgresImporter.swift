@@ -90,10 +90,10 @@ package final class PostgresImporter {
                     throw .invalidAnswer("table \(table) was not made by heatmap import (no x, y and key columns)")
                 }
                 sharded = layout.partitionShift != nil
-                if sharded, !fields.names.isEmpty {
+                if sharded, fields.timeSummaries {
                     throw .filterColumnUnusable(
-                        table: table, column: fields.names[0],
-                        reason: "a sharded table takes no --time or --categories copies yet: append without them")
+                        table: table, column: fields.timeColumn ?? "",
+                        reason: "a sharded table keeps no time summaries: append without --time-summaries")
                 }
                 try fields.checkExisting(quoted, table: table, on: connection)
                 if !sharded { try PostgresImport.remakeRowTriggers(quoted, names: names, on: connection) }
@@ -108,8 +108,7 @@ package final class PostgresImporter {
                 let trigger = MadeObject.quoted(names.name("_changes"))
                 try connection.execute(ChangeCounter.triggerStatement(table: quoted, trigger: trigger))
             }
-            let columns = (["lat", "lng", "weight", "x", "y", "key"] + fields.quotedNames).joined(separator: ", ")
-            try connection.beginCopy("COPY \(quoted) (\(columns)) FROM STDIN (FORMAT binary)")
+            try connection.beginCopy("COPY \(quoted) (\(fields.copyColumns)) FROM STDIN (FORMAT binary)")
         } catch {
             _ = try? connection.execute("ROLLBACK")
             open = false
@@ -135,24 +134,15 @@ package final class PostgresImporter {
     {
         guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
         do throws(PostgresError) {
-            let extra = fields.names.count
-            if extra > 0 {
-                guard let values, fields.timeColumn == nil || values.times.count == points.count,
-                    values.categories.count == fields.categoryColumns.count,
-                    values.categories.allSatisfy({ $0.count == points.count })
-                else { throw .invalidAnswer("the points' times or categories are missing") }
-            }
+            try fields.check(values, count: points.count)
             for (i, point) in points.enumerated() {
                 let x = UInt64(WebMercator.unitX(longitude: point.coordinate.longitude))
                 let y = UInt64(WebMercator.unitY(latitude: point.coordinate.latitude))
                 CopyEncoder.append(
                     latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
-                    weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y), extraFields: extra,
-                    to: &bytes)
-                if let values, extra > 0 {
-                    if fields.timeColumn != nil { CopyEncoder.append(time: values.times[i], to: &bytes) }
-                    for column in values.categories { CopyEncoder.append(text: column[i], to: &bytes) }
-                }
+                    weight: Float(point.intensity), x: x, y: y, key: KeyRanges.key(x: x, y: y),
+                    extraFields: fields.names.count, to: &bytes)
+                fields.append(values, at: i, to: &bytes)
                 if bytes.count >= Self.sendSize { try send() }
             }
             rowsSent += points.count

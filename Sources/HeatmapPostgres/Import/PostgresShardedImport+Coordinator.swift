@@ -1,21 +1,23 @@
 extension PostgresShardedImport {
     /// The coordinator's statements: the shards' servers and user mappings (made afresh: a
     /// server of that name is HeatmapKit's, checked before, see ``ImportObjects``), the
-    /// partitioned table, a foreign partition a shard, and the change counter's trigger.
+    /// partitioned table (with the columns of `fields`, which the foreign partitions read by
+    /// name from the shards' tables), a foreign partition a shard, and the change counter's trigger.
     static func coordinatorStatements(
         table: String, names: ObjectNames, shards: [ConnectionString], layout: ShardLayout, mode: PostgresImport.Mode,
-        encoding: ServerEncoding
+        fields: ImportedFields = .init(), encoding: ServerEncoding
     ) throws(PostgresError) -> [String] {
         let q = PostgresConnection.quoted(identifier:)
         let quoted = q(table)
         var statements = mode == .replace ? ["DROP TABLE IF EXISTS \(quoted)"] : []
+        let extra = fields.definitionsAfterPositions
         statements.append(
             """
             CREATE TABLE \(quoted) (
                 lat float8 NOT NULL CHECK (lat BETWEEN -90 AND 90),
                 lng float8 NOT NULL CHECK (lng > '-Infinity' AND lng < 'Infinity'),
                 weight real NOT NULL DEFAULT 1 CHECK (weight >= 0 AND weight < 'Infinity'),
-                x int8 NOT NULL, y int8 NOT NULL, key int8 NOT NULL
+                x int8 NOT NULL, y int8 NOT NULL, key int8 NOT NULL\(extra)
             ) PARTITION BY RANGE (\(PostgresSource.partitionKey(shift: ShardLayout.shift)))
             """)
         for (index, shard) in shards.enumerated() {

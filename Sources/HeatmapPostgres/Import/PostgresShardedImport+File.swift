@@ -3,7 +3,9 @@ import HeatmapKit
 
 extension PostgresShardedImport {
     /// Loads the points of the file at `path` (any format the readers read, with the same
-    /// options and errors; `-` for standard input) into `table` over `shards`, streaming, in two
+    /// options and errors; `-` for standard input) into `table` over `shards`, with the time and
+    /// category columns `options` name (see ``ImportedFields``: on every shard's table, in its
+    /// key index's `INCLUDE`, and on the coordinator's partitioned table), streaming, in two
     /// reads of the file: the first checks every row and counts the rows of each of the 256
     /// cells of the partition key, which places the shards' cuts (``ShardLayout``); the second
     /// routes each chunk of `chunkSize` points to the shards' open `COPY`s. Memory stays
@@ -12,17 +14,24 @@ extension PostgresShardedImport {
     /// invalid row (unless `options.skipInvalid`), fails in the first read, before any server
     /// is reached.
     ///
-    /// `progress` hears the rows sent so far and the total after each chunk.
+    /// `progress` hears the rows sent so far and the total after each chunk. `timeSummaries`
+    /// (`--time-summaries`) is refused: the shards keep no time summaries.
     ///
     /// - Throws: ``PostgresImportError/data(_:)`` naming the file, line and column, or
     ///   ``PostgresImportError/database(_:)`` (see ``ShardedLoad`` for what a failure leaves).
     package static func run(
         path: String, options: PointReadOptions = .init(), into table: String, coordinator: ConnectionString,
-        shards: [ConnectionString], mode: PostgresImport.Mode, chunkSize: Int = 1 << 15,
+        shards: [ConnectionString], mode: PostgresImport.Mode, timeSummaries: Bool = false, chunkSize: Int = 1 << 15,
         progress: ((_ sent: Int, _ total: Int) -> Void)? = nil
     ) throws(PostgresImportError) -> (summary: PostgresImport.Summary, report: PointFileReport) {
         let start = ContinuousClock.now
-        do { try checkCount(shards) } catch { throw .database(error) }
+        let fields = ImportedFields(options, timeSummaries: timeSummaries)
+        do {
+            try checkCount(shards)
+            try ShardedLoad.check(fields, table: table)
+        } catch {
+            throw .database(error)
+        }
         let spool = path == "-" ? try spoolStandardInput() : nil
         defer { if let spool { try? FileManager.default.removeItem(atPath: spool) } }
         let readPath = spool ?? path
@@ -49,16 +58,16 @@ extension PostgresShardedImport {
         do {
             load = try ShardedLoad(
                 table: table, coordinator: coordinator, shards: shards,
-                layout: ShardLayout(shards: shards.count, counts: counts), mode: mode)
+                layout: ShardLayout(shards: shards.count, counts: counts), mode: mode, fields: fields)
         } catch {
             throw .database(error)
         }
         var failure: PostgresError?
         do {
             _ = try PointFileReader.readPoints(path: readPath, options: options, chunkSize: chunkSize) {
-                (chunk) throws(PointFileError) in
+                (chunk, values) throws(PointFileError) in
                 do throws(PostgresError) {
-                    try load.append(chunk)
+                    try load.append(chunk, values: values)
                     progress?(load.rowsSent, total)
                 } catch {
                     failure = error

@@ -1,9 +1,10 @@
 import HeatmapKit
 
 /// One shard's part of a sharded import (``PostgresShardedImport``): a connection to the
-/// shard holding one transaction in which the shard's table is made and a binary `COPY` into
-/// it stays open, fed a row at a time (``append(latitude:longitude:weight:x:y:key:)``, sent
-/// in pieces of `sendSize` bytes), then ended with its B-tree built (``finish()``), and
+/// shard holding one transaction in which the shard's table is made (with the time and
+/// category columns copied, see ``ImportedFields``) and a binary `COPY` into it stays open,
+/// fed a row at a time (``append(latitude:longitude:weight:x:y:key:values:at:)``, sent in
+/// pieces of `sendSize` bytes), then ended with its B-tree built (``finish()``), and
 /// committed, at once or in two phases (``prepare(_:)`` then ``commit()``). An error,
 /// ``rollback(reason:)`` or the copy going away before the commit leaves the shard as it was.
 ///
@@ -23,6 +24,8 @@ final class ShardCopy {
     private let connection: PostgresConnection
     private let table: String
     private let quoted: String
+    /// The time and category columns copied beside the positions.
+    private let fields: ImportedFields
     /// The names derived from the table's on this shard (its encoding's bytes, see ``ObjectNames``).
     let names: ObjectNames
     private let sendSize: Int
@@ -43,13 +46,15 @@ final class ShardCopy {
 
     /// On the shard's `connection` (whose names ``ShardedLoad`` checked): installs the position
     /// functions, and in one transaction makes the table (dropping one that exists under
-    /// ``PostgresImport/Mode/replace``, refusing it otherwise) and starts the `COPY`.
+    /// ``PostgresImport/Mode/replace``, refusing it otherwise), with the columns of `fields`,
+    /// and starts the `COPY`.
     init(
         connection: PostgresConnection, shard: ConnectionString, table: String, mode: PostgresImport.Mode,
-        sendSize: Int
+        fields: ImportedFields = .init(), sendSize: Int
     ) throws(PostgresError) {
         self.shard = shard
         self.table = table
+        self.fields = fields
         self.sendSize = max(1 << 12, sendSize)
         let quoted = PostgresConnection.quoted(identifier: table)
         let names = ObjectNames(table: table, encoding: connection.serverEncoding)
@@ -67,8 +72,10 @@ final class ShardCopy {
                 guard mode == .replace else { throw .tableExists("\(table) (on shard \(shard))") }
                 try connection.execute("DROP TABLE \(quoted)")
             }
-            for statement in PostgresImport.createStatements(quoted, names: names) { try connection.execute(statement) }
-            try connection.beginCopy("COPY \(quoted) (lat, lng, weight, x, y, key) FROM STDIN (FORMAT binary)")
+            for statement in PostgresImport.createStatements(quoted, names: names, fields: fields) {
+                try connection.execute(statement)
+            }
+            try connection.beginCopy("COPY \(quoted) (\(fields.copyColumns)) FROM STDIN (FORMAT binary)")
         } catch {
             _ = try? connection.execute("ROLLBACK")
             state = .rolledBack
@@ -82,24 +89,29 @@ final class ShardCopy {
         rollback(reason: "import stopped")
     }
 
-    /// Adds one row, its position and key already computed as the index computes them.
-    func append(latitude: Double, longitude: Double, weight: Float, x: UInt64, y: UInt64, key: UInt64)
-        throws(PostgresError)
-    {
-        CopyEncoder.append(latitude: latitude, longitude: longitude, weight: weight, x: x, y: y, key: key, to: &bytes)
+    /// Adds one row, its position and key already computed as the index computes them, and
+    /// point `i`'s time and categories of `values` (checked by the caller, see
+    /// ``ImportedFields/check(_:count:)``).
+    func append(
+        latitude: Double, longitude: Double, weight: Float, x: UInt64, y: UInt64, key: UInt64,
+        values: PointChunkFields? = nil, at i: Int = 0
+    ) throws(PostgresError) {
+        CopyEncoder.append(
+            latitude: latitude, longitude: longitude, weight: weight, x: x, y: y, key: key,
+            extraFields: fields.names.count, to: &bytes)
+        fields.append(values, at: i, to: &bytes)
         if bytes.count >= sendSize { try send() }
     }
 
     /// Ends the `COPY` and builds the B-tree on `key` (as `import` makes it on one server: it
-    /// holds x, y and weight, for index-only scans) and the shard's summaries, still in the
+    /// holds x, y, weight and the copied columns, for index-only scans) and the shard's summaries, still in the
     /// transaction.
     func finish() throws(PostgresError) {
         bytes.append(contentsOf: CopyEncoder.trailer)
         try send()
         rows = try connection.endCopy()
         state = .copied
-        try connection.execute(
-            "CREATE INDEX \(MadeObject.quoted(names.name("_key"))) ON \(quoted) (key) INCLUDE (x, y, weight)")
+        try connection.execute(fields.keyIndexStatement(MadeObject.quoted(names.name("_key")), on: quoted))
         finestSummary = try ShardSummaries.build(table: table, quoted: quoted, names: names, rows: rows, on: connection)
         for object in Self.objects(names: names, quoted: quoted, mode: .replace) {
             try connection.execute(object.markStatement)

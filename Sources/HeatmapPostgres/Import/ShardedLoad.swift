@@ -23,6 +23,8 @@ final class ShardedLoad {
     private let shards: [ConnectionString]
     private let layout: ShardLayout
     private let mode: PostgresImport.Mode
+    /// The time and category columns copied beside the positions, on every server.
+    private let fields: ImportedFields
     /// Whether to commit in two phases when every shard allows it.
     private let twoPhase: Bool
     private var copies: [ShardCopy]
@@ -34,14 +36,17 @@ final class ShardedLoad {
     /// any, every name the load makes there (see ``ImportObjects``: one that exists and was not
     /// made by HeatmapKit is refused, and ``PostgresImport/Mode/create`` finds the table on no
     /// server, ``PostgresImport/Mode/replace`` only HeatmapKit's); then installs what tables
-    /// share on the coordinator and opens each shard's `COPY`. `twoPhase: false` commits each
-    /// shard before the coordinator even where they allow prepared transactions (for the tests
-    /// of that path).
+    /// share on the coordinator and opens each shard's `COPY`, of the columns of `fields` too
+    /// (time summaries are refused: the shards keep none). `twoPhase: false` commits each shard
+    /// before the coordinator even where they allow prepared transactions (for the tests of
+    /// that path).
     init(
         table: String, coordinator: ConnectionString, shards: [ConnectionString], layout: ShardLayout,
-        mode: PostgresImport.Mode, twoPhase: Bool = true
+        mode: PostgresImport.Mode, fields: ImportedFields = .init(), twoPhase: Bool = true
     ) throws(PostgresError) {
+        try Self.check(fields, table: table)
         self.table = table
+        self.fields = fields
         self.twoPhase = twoPhase
         self.shards = shards
         self.layout = layout
@@ -89,9 +94,24 @@ final class ShardedLoad {
         for (shard, shardConnection) in zip(shards, shardConnections) {
             // On a failure, the copies opened so far roll back as they go away.
             copies.append(
-                try ShardCopy(connection: shardConnection, shard: shard, table: table, mode: mode, sendSize: sendSize))
+                try ShardCopy(
+                    connection: shardConnection, shard: shard, table: table, mode: mode, fields: fields,
+                    sendSize: sendSize))
         }
         self.copies = copies
+    }
+
+    /// Refuses `fields` a sharded table cannot copy: a name of the positions' columns or one
+    /// given twice, and time summaries, which the shards do not keep.
+    ///
+    /// - Throws: ``PostgresError/filterColumnUnusable(table:column:reason:)``.
+    static func check(_ fields: ImportedFields, table: String) throws(PostgresError) {
+        try fields.checkNames(table: table)
+        guard fields.timeSummaries else { return }
+        throw .filterColumnUnusable(
+            table: table, column: fields.timeColumn ?? "",
+            reason: "time summaries are kept on one server, not over shards: import without --time-summaries "
+                + "(a window then reads the shards' rows)")
     }
 
     /// The coordinator's objects (see ``ImportObjects``), the table itself under
@@ -110,19 +130,22 @@ final class ShardedLoad {
     }
 
     /// Routes `points` to their shards' `COPY` (encoded with the fixed-point position and key
-    /// the index gives them, weights as `real`).
+    /// the index gives them, weights as `real`), with each point's time and categories of
+    /// `values` when the load copies those columns.
     ///
-    /// - Throws: ``PostgresError`` (every shard is then rolled back).
-    func append(_ points: some Collection<WeightedLatLng>) throws(PostgresError) {
+    /// - Throws: ``PostgresError`` (every shard is then rolled back), also when `values` lack a
+    ///   point's time or categories.
+    func append(_ points: some Collection<WeightedLatLng>, values: PointChunkFields? = nil) throws(PostgresError) {
         guard open else { throw .invalidAnswer("the import of \(table) was already finished or cancelled") }
         do throws(PostgresError) {
-            for point in points {
+            try fields.check(values, count: points.count)
+            for (i, point) in points.enumerated() {
                 let x = UInt64(WebMercator.unitX(longitude: point.coordinate.longitude))
                 let y = UInt64(WebMercator.unitY(latitude: point.coordinate.latitude))
                 let key = KeyRanges.key(x: x, y: y)
                 try copies[layout.shard(of: Int64(bitPattern: key))].append(
                     latitude: point.coordinate.latitude, longitude: point.coordinate.longitude,
-                    weight: Float(point.intensity), x: x, y: y, key: key)
+                    weight: Float(point.intensity), x: x, y: y, key: key, values: values, at: i)
             }
             rowsSent += points.count
         } catch {
@@ -163,7 +186,8 @@ final class ShardedLoad {
             try coordinator.execute("BEGIN")
             let encoding = coordinator.serverEncoding
             for statement in try PostgresShardedImport.coordinatorStatements(
-                table: table, names: names, shards: shards, layout: layout, mode: mode, encoding: encoding)
+                table: table, names: names, shards: shards, layout: layout, mode: mode, fields: fields,
+                encoding: encoding)
                 + ShardSummaries.coordinatorStatements(
                     table: table, names: names, layout: layout, finest: copies.map(\.finestSummary),
                     shardCells: copies.map { $0.names.name("_cells") }, encoding: encoding)

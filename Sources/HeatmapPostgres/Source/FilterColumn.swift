@@ -66,11 +66,21 @@ struct FilterColumn: Sendable, Hashable {
         }
     }
 
-    /// SQL for the row's time in Unix seconds (`float8`; round down for the second).
-    var seconds: String {
+    /// SQL for `value`, of the column's type (the column itself, or its `min`), in Unix
+    /// seconds (`float8`; round down for the second).
+    func seconds(of value: String) -> String {
         switch kind {
-        case .instant, .wallClock, .date: "extract(epoch FROM \(quoted))::float8"
-        default: "\(quoted)::float8"
+        case .instant, .wallClock, .date: "extract(epoch FROM \(value))::float8"
+        default: "(\(value))::float8"
+        }
+    }
+
+    /// The condition that the row's time is finite, on the column itself (immutable, so that
+    /// `postgres_fdw` ships it to a shard: `extract` of a `timestamptz` is only stable).
+    var finite: String {
+        switch kind {
+        case .instant, .wallClock, .date: "isfinite(\(quoted))"
+        default: "\(quoted)::float8 > '-Infinity'::float8 AND \(quoted)::float8 < 'Infinity'::float8"
         }
     }
 

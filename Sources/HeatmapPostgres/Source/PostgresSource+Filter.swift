@@ -1,15 +1,6 @@
 import HeatmapCore
 import HeatmapKit
 
-/// What a table offers to filter by: its time range and each category column's values with
-/// their counts, as a file's points give them.
-package struct TableFacets: Sendable, Hashable {
-    /// The first and last second of the rows' times, or `nil` without a time column or rows.
-    package var timeRange: ClosedRange<Int64>?
-    /// Each `--categories` column's values (as text) with the rows holding each.
-    package var dictionaries: [CategoryDictionary]
-}
-
 extension PostgresSource {
     /// The rows a time window and category selections keep, as a source of its own (the same
     /// pool, table, change count and hooks): every statement of its tiles, M(z) searches,
@@ -59,52 +50,6 @@ extension PostgresSource {
         filtered.summaries = nil
         filtered.shardCells = nil
         return PostgresSource(copying: self, pinnedChangeCount: pinnedChangeCount, layout: filtered)
-    }
-
-    /// The table's time range and category values, from one statement a column in one
-    /// snapshot, over the rows drawn or of weight 0 (those `info` counts): at most
-    /// ``CategoryDictionary/maximumValues`` values a column, the most frequent.
-    ///
-    /// - Throws: ``PostgresError`` when the database fails, or
-    ///   ``PostgresError/filterColumnUnusable(table:column:reason:)`` for a column of more values.
-    package func filterFacets() throws(PostgresError) -> TableFacets {
-        let rows = "\(usableCondition)" + (layout.filter.map { " AND (\($0))" } ?? "")
-        let limit = CategoryDictionary.maximumValues + 1
-        return try inSnapshot { (connection) throws(PostgresError) in
-            var range: ClosedRange<Int64>?
-            if let time = layout.time {
-                let finite = "\(time.seconds) > '-Infinity'::float8 AND \(time.seconds) < 'Infinity'::float8"
-                let found = try connection.execute(
-                    "SELECT min(\(time.seconds)), max(\(time.seconds)) FROM \(layout.table) WHERE \(rows) AND \(finite)"
-                )
-                if let low = found.text(0, 0).flatMap(Double.init), let high = found.text(0, 1).flatMap(Double.init),
-                    let first = Int64(exactly: low.rounded(.down)), let last = Int64(exactly: high.rounded(.down))
-                {
-                    range = first...last
-                }
-            }
-            var dictionaries: [CategoryDictionary] = []
-            for column in layout.categories {
-                let found = try connection.execute(
-                    """
-                    SELECT \(column.quoted)::text, count(*) FROM \(layout.table) WHERE \(rows) \
-                    AND \(column.quoted) IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT \(limit)
-                    """)
-                var dictionary = CategoryDictionary(column: column.name)
-                for row in 0..<found.rowCount {
-                    guard let value = found.text(row, 0), let count = found.text(row, 1).flatMap({ Int($0) }) else {
-                        throw .invalidAnswer("a category value or its count is missing")
-                    }
-                    do throws(FilterError) {
-                        try dictionary.add(value, count: count)
-                    } catch {
-                        throw .filterColumnUnusable(table: table.name, column: column.name, reason: error.description)
-                    }
-                }
-                dictionaries.append(dictionary)
-            }
-            return TableFacets(timeRange: range, dictionaries: dictionaries)
-        }
     }
 
     /// Reads the `--time` and `--categories` columns of `table` into `layout` from the catalog.

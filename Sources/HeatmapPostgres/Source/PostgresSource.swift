@@ -48,6 +48,8 @@ public final class PostgresSource: WeightSource {
             try Self.layout(of: table, on: connection)
         }
         if let condition = layout.rowCondition { pool.addSetup(condition.create) }
+        // A filter's values then reach the shards as parameters, never in a statement's text.
+        if layout.partitionShift != nil { pool.shipBoundValues() }
     }
 
     /// A version of `source` (the same pool, table and hooks) standing for `pinnedChangeCount`,
