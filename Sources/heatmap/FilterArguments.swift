@@ -12,7 +12,16 @@ enum FilterArguments {
     static func request(_ list: ArgumentList, options: PointReadOptions, settings: HeatmapSettings)
         throws(CommandError) -> LayerFilterRequest?
     {
-        guard let request = try SettingArguments.overrides(list).filter else { return nil }
+        try given(list, options: options, settings: settings)?.filter
+    }
+
+    /// The filters' settings given (`--datetime`, `--category`, `--scale-of`), or `nil` when
+    /// neither `--datetime` nor `--category` is; checked as ``request(_:options:settings:)``.
+    static func given(_ list: ArgumentList, options: PointReadOptions, settings: HeatmapSettings)
+        throws(CommandError) -> SettingOverrides?
+    {
+        let filters = try SettingArguments.overrides(list).filters
+        guard let request = filters.filter else { return nil }
         if !request.window.isAll, options.timeColumn == nil {
             throw .usage("--datetime \(request.window) needs the points' times: give --time COL")
         }
@@ -24,7 +33,7 @@ enum FilterArguments {
                 "--aggregate mean does not take --datetime or --category (the mean's index keeps no times or "
                     + "categories); draw the sum, or filter the file first")
         }
-        return request
+        return filters
     }
 
     /// The views of a file's points by filter.
@@ -66,32 +75,5 @@ enum FilterArguments {
         } catch {
             throw CommandError(error.description)
         }
-    }
-
-    /// The layer drawing `request`'s points of a file with its own settings those to draw at
-    /// `zoom` and `scale` (`--scale-of all`: `base`'s M(z) there); `nil` when no point is kept.
-    ///
-    /// - Throws: ``CommandError`` for a filter that does not apply to the data.
-    static func layer(
-        _ request: LayerFilterRequest, file: PointFile, base: HeatmapTileLayer, settings: HeatmapSettings,
-        zoom: Int, scale: Int
-    ) throws(CommandError) -> HeatmapTileLayer? {
-        try layer(request, filters: file.filters, base: base, settings: settings, zoom: zoom, scale: scale)
-    }
-
-    /// The layer drawing `request`'s points of data (a file's, a table's), as
-    /// ``layer(_:file:base:settings:zoom:scale:)``.
-    static func layer(
-        _ request: LayerFilterRequest, filters: (any FilterSource)?, base: HeatmapTileLayer,
-        settings: HeatmapSettings, zoom: Int, scale: Int
-    ) throws(CommandError) -> HeatmapTileLayer? {
-        let drawing: HeatmapSettings
-        do {
-            drawing = try base.filterSettings(settings, scale: request.scale, zoom: zoom, scale: scale)
-        } catch {
-            throw CommandError(error.description)
-        }
-        let views = try views(filters, settings: drawing)
-        return try kept(try filter(request, views: views), views: views)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapServer
 import HeatmapTiles
 
 /// `heatmap image DATA --center LAT,LNG --zoom Z --size WxH [options]`: a static image of any
@@ -49,7 +50,9 @@ struct ImageCommand {
     var animation: AnimationArguments?
     /// `--datetime`, `--category`, `--scale-of`: one frame of the points kept (or, with `--step`,
     /// the interval animated and the frames' categories and scale), or `nil`.
-    var filter: LayerFilterRequest?
+    var filters: SettingOverrides?
+    /// The filters' request, or `nil`.
+    var filter: LayerFilterRequest? { filters?.filter }
     /// `--postgres URL --table T`: the table drawn in place of DATA, or `nil`.
     var postgres: (ConnectionString, PostgresTable)?
 
@@ -101,7 +104,7 @@ struct ImageCommand {
         format = try ImageFormatArguments.parse(list) ?? ImageFormatArguments(format: .png)
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
-        filter = try FilterArguments.request(list, options: options, settings: settings)
+        filters = try FilterArguments.given(list, options: options, settings: settings)
         animation = try AnimationArguments.parse(list)
         if let animation, options.timeColumn == nil {
             throw .usage("--step \(animation.step) animates the points' times: give --time COL")
@@ -132,17 +135,10 @@ struct ImageCommand {
                 throw .usage(error.description)
             }
         }
-        let (whole, filters) = try data()
-        if let animation { return try runAnimation(animation, filters: filters, whole: whole, base: baseLayer) }
-        var heatmap = whole
-        if let filter {
-            // No point kept: a clear image (over the base, if any).
-            heatmap =
-                try FilterArguments.layer(
-                    filter, filters: filters, base: heatmap, settings: settings, zoom: viewport.zoom,
-                    scale: viewport.scale)
-                ?? HeatmapTileLayer(settings: settings)
-        }
+        let (whole, source, filtered) = try data()
+        if let animation { return try runAnimation(animation, filters: source, whole: whole, base: baseLayer) }
+        // With filters, no point kept is a clear image (over the base, if any).
+        let heatmap: any TileLayer = filtered ?? whole
         let layer: any TileLayer = baseLayer.map { TileStack([$0, heatmap]) } ?? heatmap
         let bytes: [UInt8]
         do {
@@ -167,15 +163,26 @@ struct ImageCommand {
     }
 
     /// The layer of every point (a file's, or a table's rows pinned to one state, as `tile`
-    /// reads them) and its filters, when read with `--time` or `--categories`.
-    private func data() throws(CommandError) -> (HeatmapTileLayer, (any FilterSource)?) {
+    /// reads them); for an animation the data's filters (read with `--time` or `--categories`);
+    /// with `--datetime` or `--category`, the command's one heatmap with filters, as the server
+    /// draws them. A table's time range and category values (a scan of its rows) are read only
+    /// when they serve: resolving `--category` values, or an animation's interval and frames.
+    private func data() throws(CommandError) -> (
+        whole: HeatmapTileLayer, filters: (any FilterSource)?, filtered: ServedLayer?
+    ) {
         guard let (connection, table) = postgres else {
             let file = try DataArguments.read(dataPath, options: options)
-            return (DataArguments.layer(file, settings: settings), file.filters)
+            var filtered: ServedLayer?
+            if let filters, animation == nil {
+                filtered = try FilterArguments.heatmap(file, name: "points", settings: settings, filters: filters)
+            }
+            return (DataArguments.layer(file, settings: settings), file.filters, filtered)
         }
         let (layer, pinned) = try PostgresArguments.pinnedLayer(
             connection, table, valueColumn: options.valueColumn, settings: settings)
-        return (layer, try PostgresArguments.filters(pinned))
+        if animation != nil { return (layer, try PostgresArguments.filters(pinned), nil) }
+        guard let filters else { return (layer, nil, nil) }
+        return (layer, nil, try FilterArguments.heatmap(pinned, name: "table", settings: settings, filters: filters))
     }
 
     private func write(_ bytes: [UInt8]) throws(CommandError) {

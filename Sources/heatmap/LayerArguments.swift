@@ -73,6 +73,7 @@ struct LayerArguments {
                 name = try Self.defaultLayerName(ofTable: table.baseName)
             }
             postgres = (connection, table, name, base)
+            filters[name] = baseFilters
         }
         for pair in named {
             guard let equals = pair.firstIndex(of: "="), equals != pair.startIndex else {
@@ -99,7 +100,7 @@ struct LayerArguments {
     /// URL layers (the table's layer is made apart, see ``ServeCommand/tableLayer(_:statementTimeout:valueColumn:)``).
     ///
     /// - Throws: ``LayerLoadError`` for a file that does not read, ``CommandError`` for a URL
-    ///   template without `{z}`, `{x}` and `{y}`, ``OverrideError`` for a bad name.
+    ///   template without `{z}`, `{x}` and `{y}`, a bad name or filters the data cannot take.
     func fileLayers() throws -> (heatmaps: [ServedLayer], archives: [StoredLayer], hosted: [HostedLayer]) {
         var served: [ServedLayer] = []
         var stored: [StoredLayer] = []
@@ -109,17 +110,10 @@ struct LayerArguments {
                 continue
             }
             let data = try Self.load(layer.file, options: readOptions(for: layer.file))
-            let heatmap = try ServedLayer(
-                name: layer.name, source: layer.file, settings: layer.settings, filters: filters[layer.name] ?? .init(),
-                data: data)
-            if let filter = heatmap.filterDefaults.filter {
-                do throws(HeatmapError) {
-                    try heatmap.checkFilter(filter, settings: SettingOverrides())
-                } catch {
-                    throw CommandError.usage(error.description)
-                }
-            }
-            served.append(heatmap)
+            served.append(
+                try FilterArguments.heatmap(
+                    name: layer.name, source: layer.file, settings: layer.settings,
+                    filters: filters[layer.name] ?? .init(), data: data))
         }
         return (served, stored, try hostedURLLayers())
     }

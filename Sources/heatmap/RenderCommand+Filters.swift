@@ -2,25 +2,17 @@ import HeatmapKit
 import HeatmapServer
 
 extension RenderCommand {
-    /// `layer` drawn with the filters given (`--datetime`, `--category`, `--scale-of`), as the
-    /// server draws `?datetime=&category=`: each heatmap of it (a stack's too) checked first, so
-    /// that a column or value the data lack is a usage error before anything is written.
+    /// Checks that `layer` takes the filters given (`--datetime`, `--category`, `--scale-of`):
+    /// it must hold a heatmap (a stack: one of its layers). Each heatmap carries its filters
+    /// already, checked against its data when it was made (``FilterArguments/heatmap(name:source:settings:filters:data:)``:
+    /// the flags', a configuration layer's own keys over them), as `serve` draws them.
     ///
-    /// - Throws: ``CommandError`` (64) naming the value, or a layer that takes no filters.
-    func filtered(_ layer: any TileLayer, name: String) throws(CommandError) -> any TileLayer {
-        guard let filter = overrides.filter else { return layer }
+    /// - Throws: ``CommandError`` (64) for filters given to a layer that takes none.
+    func checkFilters(_ layer: any TileLayer, name: String) throws(CommandError) {
+        guard overrides.filter != nil else { return }
         let members = (layer as? any CompositeLayer)?.layers ?? [layer]
-        let heatmaps = members.compactMap { $0 as? ServedLayer }
-        guard !heatmaps.isEmpty, let taking = layer as? any SettingsTakingLayer else {
+        guard members.contains(where: { $0 is ServedLayer }) else {
             throw .usage("--layer \(name) holds no heatmap to filter: --datetime and --category draw heatmaps only")
         }
-        for heatmap in heatmaps {
-            do {
-                try heatmap.checkFilter(filter, settings: overrides)
-            } catch {
-                throw .usage(error.description)
-            }
-        }
-        return taking.taking(overrides)
     }
 }

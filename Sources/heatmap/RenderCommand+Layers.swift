@@ -30,16 +30,16 @@ extension RenderCommand {
             }
             name = registry.layers[0].name
         }
-        let entryLayer: any TileLayer
+        let layer: any TileLayer
         switch registry.entry(named: name) {
-        case .success(let entry): entryLayer = entry.layer
+        case .success(let entry): layer = entry.layer
         case .failure(let failure): throw .usage("--layer \(name): \(failure.message)")
         }
-        let layer = try filtered(entryLayer, name: name)
+        try checkFilters(layer, name: name)
         let occupancy: TileOccupancy?
         do {
             // A filter keeps fewer points: the tiles that may hold something are the whole layer's.
-            occupancy = try (entryLayer as? any OccupancyLayer)?.occupancy(zooms: zooms, scale: scale)
+            occupancy = try (layer as? any OccupancyLayer)?.occupancy(zooms: zooms, scale: scale)
         } catch {
             throw CommandError("finding the tiles of \(name): \(error.description); nothing was written to \(output)")
         }
@@ -50,7 +50,7 @@ extension RenderCommand {
         }
         let walk = PyramidWalk(occupancy: occupancy, zooms: zooms, area: area)
         let metadata: TileMetadata
-        if let heatmap = entryLayer as? ServedLayer {
+        if let heatmap = layer as? ServedLayer {
             metadata = try self.metadata(heatmap)
         } else {
             metadata = self.metadata(of: layer)
@@ -58,7 +58,8 @@ extension RenderCommand {
         try render(layer: layer, walk: walk, metadata: metadata)
     }
 
-    /// A heatmap's metadata: its points' extent and count, its settings, each zoom's legend.
+    /// A heatmap's metadata: its points' extent and count, its settings, each zoom's legend (of
+    /// the points its filters keep).
     func metadata(_ layer: ServedLayer) throws(CommandError) -> TileMetadata {
         let data = layer.current.data
         let centre = data.bounds.map { ($0.south + $0.north) / 2 } ?? 0
@@ -67,7 +68,7 @@ extension RenderCommand {
         return metadata(
             bounds: data.bounds, points: data.count, centreLatitude: centre,
             source: layer.source.isEmpty ? layer.name : LayerArguments.layerName(layer.source), options: options,
-            legends: try legends(layer.heatmap), settings: layer.settings)
+            legends: try legends(layer), settings: layer.settings)
     }
 
     /// The metadata of any other layer (a stack, an archive, a URL layer): the area rendered,

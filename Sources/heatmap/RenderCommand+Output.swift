@@ -4,12 +4,25 @@ import HeatmapServer
 import HeatmapTiles
 
 extension RenderCommand {
-    /// Each zoom's legend, for the metadata (M(z) of each zoom, which the render needs anyway).
-    func legends(_ layer: HeatmapTileLayer) throws(CommandError) -> [String: TileLegend] {
+    /// Each zoom's legend, for the metadata (M(z) of each zoom, which the render needs anyway),
+    /// as its tiles are coloured: with the filters (``ServedLayer/legend(zoom:scale:settings:stops:)``),
+    /// of the points they keep, none for a zoom where they keep none.
+    ///
+    /// - Throws: ``CommandError`` (64) for filters the data cannot take, else the data's failure.
+    func legends(_ layer: ServedLayer) throws(CommandError) -> [String: TileLegend] {
+        try legends { (zoom) throws(HeatmapError) in
+            try layer.legend(zoom: zoom, scale: scale, settings: SettingOverrides())
+        }
+    }
+
+    /// Each zoom's legend that `legend` gives (`nil`: none for that zoom).
+    func legends(_ legend: (Int) throws(HeatmapError) -> Legend?) throws(CommandError) -> [String: TileLegend] {
         var legends: [String: TileLegend] = [:]
         for zoom in zooms {
             do {
-                legends[String(zoom)] = TileLegend(try layer.legend(zoom: zoom, scale: scale))
+                legends[String(zoom)] = try legend(zoom).map(TileLegend.init)
+            } catch .invalidFilter(let message) {
+                throw .usage(message)
             } catch {
                 // Before any tile: the output is not opened yet.
                 throw CommandError(

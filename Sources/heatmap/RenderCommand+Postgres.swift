@@ -61,35 +61,31 @@ extension RenderCommand {
                 + "so it stopped rather than mix two states: \(reason); --resume refuses a newer state: "
                 + "render again with --force"
         }
-        let metadata: TileMetadata
-        do {
-            metadata = self.metadata(
-                bounds: extent.bounds, points: extent.rows, centreLatitude: centre,
-                source: "PostgreSQL table \(table.name)", options: options, legends: try legends(layer))
+        // With --datetime, --category, --scale-of: the table's rows they keep, drawn as the server
+        // draws `?datetime=&category=` (the command's one heatmap with filters, over the pinned
+        // source, its filters pushed down as bound parameters), its legends theirs.
+        let drawn: any TileLayer
+        let legends: [String: TileLegend]
+        do throws(CommandError) {
+            if overrides.filter != nil {
+                let filtered = try FilterArguments.heatmap(
+                    source, name: "table", settings: settings, filters: overrides.filters, count: extent.rows,
+                    bounds: extent.bounds)
+                legends = try self.legends(filtered)
+                drawn = filtered
+            } else {
+                legends = try self.legends { (zoom) throws(HeatmapError) in
+                    try layer.legend(zoom: zoom, scale: scale)
+                }
+                drawn = layer
+            }
         } catch {
-            throw CommandError(failed(error.description))
+            // A usage error names the filter the table cannot take; anything else may be its change.
+            throw error.status == 64 ? error : CommandError(failed(error.description))
         }
-        try render(
-            layer: try filteredTable(layer, source: source, extent: extent), walk: walk, metadata: metadata,
-            failed: failed)
-    }
-
-    /// `layer`, or with `--datetime`, `--category`, `--scale-of` the table's rows they keep,
-    /// drawn as the server draws `?datetime=&category=` (the same served layer over the pinned
-    /// source, its filters pushed down as bound parameters); a column or value the table lacks
-    /// is a usage error before anything is written.
-    func filteredTable(_ layer: HeatmapTileLayer, source: PostgresSource, extent: PostgresTableExtent)
-        throws(CommandError) -> any TileLayer
-    {
-        guard overrides.filter != nil else { return layer }
-        var data = LayerData(source: source, count: extent.rows, bounds: extent.bounds)
-        data.filters = try PostgresArguments.filters(source)
-        let served: ServedLayer
-        do {
-            served = try ServedLayer(name: "table", settings: settings, data: data)
-        } catch {
-            throw .usage(error.description)
-        }
-        return try filtered(served, name: dataPath)
+        let metadata = self.metadata(
+            bounds: extent.bounds, points: extent.rows, centreLatitude: centre,
+            source: "PostgreSQL table \(table.name)", options: options, legends: legends)
+        try render(layer: drawn, walk: walk, metadata: metadata, failed: failed)
     }
 }

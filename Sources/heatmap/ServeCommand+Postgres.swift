@@ -5,11 +5,12 @@ import HeatmapPostgresServer
 import HeatmapServer
 
 extension ServeCommand {
-    /// The layer of `--postgres`: the table's rows and extent for TileJSON, tiles drawn from SQL,
-    /// followed as the rows change (see ``ServedTable``).
+    /// The layer of `--postgres`: the table's rows and extent for TileJSON, tiles drawn from SQL
+    /// with the command's `filters` unless a request gives its own, followed as the rows change
+    /// (see ``ServedTable``).
     static func tableLayer(
         _ postgres: (connection: ConnectionString, table: PostgresTable, name: String, settings: HeatmapSettings),
-        statementTimeout: Double, valueColumn: String? = nil
+        statementTimeout: Double, valueColumn: String? = nil, filters: SettingOverrides = .init()
     ) throws -> ServedTable {
         let timeout: Duration? = statementTimeout > 0 ? .milliseconds(min(statementTimeout, 86_400) * 1000) : nil
         let source = try PostgresArguments.source(postgres.connection, postgres.table, statementTimeout: timeout)
@@ -23,7 +24,8 @@ extension ServeCommand {
         let data = try Self.tableData(
             source.pinned(toChangeCount: initial), valueColumn: valueColumn, count: summary.rows,
             bounds: summary.bounds)
-        let layer = try ServedLayer(name: postgres.name, settings: postgres.settings, data: data)
+        let layer = try FilterArguments.heatmap(
+            name: postgres.name, settings: postgres.settings, filters: filters, data: data)
         if let missing = try? source.missingTriggers(), !missing.isEmpty {
             StandardStreams.error(
                 "heatmap: table \(postgres.table.name) lacks triggers import makes (\(missing.joined(separator: ", "))), "

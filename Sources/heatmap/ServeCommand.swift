@@ -158,7 +158,8 @@ struct ServeCommand {
             var (served, stored, hosted) = try layers.fileLayers()
             if let postgres = layers.postgres {
                 let table = try Self.tableLayer(
-                    postgres, statementTimeout: statementTimeout, valueColumn: layers.readOptions.valueColumn)
+                    postgres, statementTimeout: statementTimeout, valueColumn: layers.readOptions.valueColumn,
+                    filters: layers.filters[postgres.name] ?? .init())
                 served.append(table.layer)
                 tables.append(table)
             }

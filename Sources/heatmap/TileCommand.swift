@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapServer
 import HeatmapTiles
 
 /// `heatmap tile DATA z/x/y[@2x] [options]`: one tile as PNG, or its raw intensities.
@@ -35,7 +36,7 @@ struct TileCommand {
     var options: PointReadOptions
     var postgres: (ConnectionString, PostgresTable)?
     /// `--datetime`, `--category`, `--scale-of`, or `nil` for none.
-    var filter: LayerFilterRequest?
+    var filters: SettingOverrides?
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -57,7 +58,7 @@ struct TileCommand {
         output = list.text("output")
         options = try DataArguments.options(list)
         try KernelArguments.check(settings, options: options, postgres: postgres != nil)
-        filter = try FilterArguments.request(list, options: options, settings: settings)
+        filters = try FilterArguments.given(list, options: options, settings: settings)
         do {
             try settings.validate()
         } catch {
@@ -66,30 +67,22 @@ struct TileCommand {
     }
 
     func run() throws(CommandError) {
-        var layer: HeatmapTileLayer
+        // With filters: the command's one heatmap with filters, as the server draws them.
+        let layer: HeatmapTileLayer
         if let (connection, table) = postgres {
             // Pinned: the tile and its zoom's M(z) are read from one state of the table.
             let pinned: PostgresSource
             (layer, pinned) = try PostgresArguments.pinnedLayer(
                 connection, table, valueColumn: options.valueColumn, settings: settings)
-            if let filter {
-                guard
-                    let filtered = try FilterArguments.layer(
-                        filter, filters: try PostgresArguments.filters(pinned), base: layer, settings: settings,
-                        zoom: tile.zoom, scale: tile.scale)
-                else { return reportNoTile() }
-                layer = filtered
+            if let filters {
+                return try run(try FilterArguments.heatmap(pinned, name: "table", settings: settings, filters: filters))
             }
         } else {
             let file = try DataArguments.read(dataPath, options: options)
-            layer = DataArguments.layer(file, settings: settings)
-            if let filter {
-                guard
-                    let filtered = try FilterArguments.layer(
-                        filter, file: file, base: layer, settings: settings, zoom: tile.zoom, scale: tile.scale)
-                else { return reportNoTile() }
-                layer = filtered
+            if let filters {
+                return try run(try FilterArguments.heatmap(file, name: "points", settings: settings, filters: filters))
             }
+            layer = DataArguments.layer(file, settings: settings)
         }
         let bytes: [UInt8]
         do {
@@ -112,6 +105,28 @@ struct TileCommand {
             }
         } catch let error as CommandError {
             throw error
+        } catch {
+            throw CommandError("\(error)")
+        }
+        try write(bytes)
+    }
+
+    /// The tile of the points the filters keep: its intensities (which no colour scale
+    /// changes), or as the server draws `?datetime=&category=`; "no tile" when they keep none.
+    private func run(_ filtered: ServedLayer) throws(CommandError) {
+        let request = TileRequest(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
+        let bytes: [UInt8]
+        do {
+            if format == "intensity" {
+                guard let kept = try filtered.keptHeatmap(),
+                    let grid = try kept.intensity(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
+                else { return reportNoTile() }
+                bytes = grid.values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
+                }
+            } else {
+                guard case .image(let png) = try filtered.tileFor(request) else { return reportNoTile() }
+                bytes = try image?.bytes(ofPNG: png) ?? png
+            }
         } catch {
             throw CommandError("\(error)")
         }

@@ -12,12 +12,9 @@ import Testing
 @Suite(.serialized, .needsPostgres) struct ConcurrentInstallTests {
     @Test("installing the shared objects does not wait on a writer of an imported table that holds heatmap_changes")
     func installBesideWriter() throws {
-        let cluster = try TestCluster.require()
-        _ = try PostgresImport.run(
-            points: LiveDataTests.points, into: "install_beside_writer", connection: cluster.conninfo, mode: .replace)
         // The writer: its insert's log trigger holds ROW EXCLUSIVE on heatmap_changes until commit.
-        let writer = try PostgresConnection(cluster.conninfo)
-        try writer.execute("BEGIN")
+        let (cluster, writer) = try TestCluster.imported(
+            "install_beside_writer", points: LiveDataTests.points, begin: true)
         try writer.execute("INSERT INTO install_beside_writer (lat, lng, weight) VALUES (10, 20, 1)")
         // The installer (the first step of every import) must finish at once, not wait for the writer
         // while it holds the advisory lock the writer's next step (its summaries, an append's

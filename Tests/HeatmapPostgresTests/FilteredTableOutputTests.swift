@@ -128,7 +128,7 @@ import Testing
         #expect(unknown.status != 0 && unknown.standardError.contains("fraud"), "\(unknown.standardError)")
     }
 
-    @Test("render --postgres --datetime --category: the tiles of the kept rows' file, as tile draws them")
+    @Test("render --postgres --datetime --category: the tiles and legends of the kept rows' file, as tile draws them")
     func renderOfTable() throws {
         let cluster = try TestCluster.require()
         let table = try Self.imported("imported_render", cluster: cluster)
@@ -149,5 +149,6 @@ import Testing
         #expect(run.status == 0, "\(run.standardError)")
         let tile = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
         #expect(fromTable["heat.mbtiles"]?[TileCoordinate(zoom: 0, x: 0, y: 0)] == tile)
+        try FilteredTableLegendTests.expectLegends(table: table, filters: filters, kept: kept)
     }
 }

@@ -34,10 +34,7 @@ import Testing
 
     @Test("after INSERT, UPDATE, DELETE and TRUNCATE the summaries equal a rebuild, stay in use, and tiles are exact")
     func writes() throws {
-        let cluster = try TestCluster.require()
-        _ = try PostgresImport.run(
-            points: PostgresSourceTests.points, into: "livesum", connection: cluster.conninfo, mode: .replace)
-        let connection = try PostgresConnection(cluster.conninfo)
+        let (cluster, connection) = try TestCluster.imported("livesum", points: PostgresSourceTests.points)
         let finest = try #require(
             try connection.execute("SELECT finest FROM heatmap_summaries WHERE table_name = 'public.livesum'")
                 .text(0, 0))

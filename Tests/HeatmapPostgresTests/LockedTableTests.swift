@@ -19,9 +19,7 @@ import Testing
 
     @Test("the pool's connections wait 10 s for a lock unless the string sets lock_timeout")
     func defaults() throws {
-        let cluster = try TestCluster.require()
-        _ = try PostgresImport.run(
-            points: LiveDataTests.points, into: "locked_default", connection: cluster.conninfo, mode: .replace)
+        let (cluster, _) = try TestCluster.imported("locked_default", points: LiveDataTests.points)
         for (url, expected) in [(cluster.url, "10s"), (Self.url(cluster), "1s")] {
             let source = try PostgresSource(
                 connection: ConnectionString(url), table: PostgresTable(name: "locked_default"))
@@ -34,11 +32,7 @@ import Testing
 
     @Test("render of a locked table stops after lock_timeout, saying the table is locked; nothing hangs")
     func render() throws {
-        let cluster = try TestCluster.require()
-        _ = try PostgresImport.run(
-            points: LiveDataTests.points, into: "locked_render", connection: cluster.conninfo, mode: .replace)
-        let locker = try PostgresConnection(cluster.conninfo)
-        try locker.execute("BEGIN")
+        let (cluster, locker) = try TestCluster.imported("locked_render", points: LiveDataTests.points, begin: true)
         try locker.execute("LOCK TABLE locked_render IN ACCESS EXCLUSIVE MODE")
         let output = HeatmapCommand.temporaryPath("locked.mbtiles")
         defer { try? FileManager.default.removeItem(atPath: output) }
@@ -62,12 +56,9 @@ import Testing
 
     @Test("serve of a locked table answers 503 after lock_timeout, logs it once, and 200 once unlocked")
     func serve() async throws {
-        let cluster = try TestCluster.require()
-        _ = try PostgresImport.run(
-            points: LiveDataTests.points, into: "locked_serve", connection: cluster.conninfo, mode: .replace)
+        let (cluster, locker) = try TestCluster.imported("locked_serve", points: LiveDataTests.points)
         let server = try ServeProcess(["--postgres", Self.url(cluster), "--table", "locked_serve"])
         #expect(try await LoopbackHTTP.get(server.base + "/locked_serve/7/115/78.png").status == 200)
-        let locker = try PostgresConnection(cluster.conninfo)
         try locker.execute("BEGIN")
         try locker.execute("LOCK TABLE locked_serve IN ACCESS EXCLUSIVE MODE")
         var statuses: [Int] = []

@@ -1,7 +1,7 @@
 /// Settings given over a layer's own, by any front end: a tile's query, the command's options,
 /// a layer of the configuration file. Read through ``SettingsSchema``, so the same values make
 /// the same overrides (and the same tiles) wherever they were given; two overrides are equal
-/// when their canonical ``query`` is, which keys the caches.
+/// when their canonical ``key`` is, which keys the caches (``query`` is what URLs echo).
 ///
 /// ```swift
 /// let overrides = try SettingOverrides(query: [("radius", "30"), ("max", "4")])
@@ -14,6 +14,10 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
     /// The canonical query, `radius=30&gradient=fire`: names in the schema's order, values
     /// canonical (`opacity=0.3` for `0.30`), empty when nothing is given.
     package private(set) var query = ""
+    /// The caches' key: ``query`` with each value's ``SettingValue/key``, so that
+    /// `category=kind:b,a` and `category=kind:a,b` (one set) are one key, while each URL echoes
+    /// the order it was given in.
+    package private(set) var key = ""
 
     /// Nothing given.
     package init() {}
@@ -45,15 +49,15 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
             set(row, try SettingsSchema.rows[row].parse(text))
         }
         try check()
-        query = canonicalQuery()
+        canonicalize()
     }
 
     private mutating func set(_ row: Int, _ value: SettingValue) {
         if !SettingsSchema.rows[row].repeatable { values.removeAll { $0.row == row } }
-        // A repeatable row's values in the order of their text, each once: one canonical query.
-        guard !values.contains(where: { $0.row == row && $0.value.text == value.text }) else { return }
+        // A repeatable row's values in the order of their keys, each once: one canonical key.
+        guard !values.contains(where: { $0.row == row && $0.value.key == value.key }) else { return }
         let at =
-            values.firstIndex { $0.row > row || ($0.row == row && $0.value.text > value.text) } ?? values.endIndex
+            values.firstIndex { $0.row > row || ($0.row == row && $0.value.key > value.key) } ?? values.endIndex
         values.insert((row, value), at: at)
     }
 
@@ -71,11 +75,17 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
         try SettingsSchema.checkCategories(texts(of: "category"))
     }
 
-    private func canonicalQuery() -> String {
-        values.map { row, value in
-            let schema = SettingsSchema.rows[row]
-            return schema.name + "=" + (schema.takesEncodedQuery ? value.text : QueryEncoding.encode(value.text))
-        }.joined(separator: "&")
+    /// Writes ``query`` and ``key`` from the values (one string when they agree, as they mostly do).
+    private mutating func canonicalize() {
+        func written(_ text: KeyPath<SettingValue, String>) -> String {
+            values.map { row, value in
+                let schema = SettingsSchema.rows[row]
+                let text = value[keyPath: text]
+                return schema.name + "=" + (schema.takesEncodedQuery ? text : QueryEncoding.encode(text))
+            }.joined(separator: "&")
+        }
+        query = written(\.text)
+        key = values.allSatisfy { $0.value.key == $0.value.text } ? query : written(\.key)
     }
 
     /// Whether nothing is given.
@@ -97,7 +107,7 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
             let at = merged.values.firstIndex { $0.row > row } ?? merged.values.endIndex
             merged.values.insert((row, value), at: at)
         }
-        merged.query = merged.canonicalQuery()
+        merged.canonicalize()
         return merged
     }
 
@@ -105,7 +115,7 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
     package func keeping(_ names: Set<String>) -> SettingOverrides {
         var kept = self
         kept.values.removeAll { !names.contains(SettingsSchema.rows[$0.row].name) }
-        kept.query = kept.canonicalQuery()
+        kept.canonicalize()
         return kept
     }
 
@@ -127,12 +137,14 @@ package struct SettingOverrides: Sendable, Hashable, CustomStringConvertible {
     /// The canonical query.
     package var description: String { query }
 
-    /// The query's storage, for caches that count their memory.
-    package var cacheCost: Int { HeapCost.string(query) + HeapCost.array(values) }
+    /// The query's and key's storage, for caches that count their memory.
+    package var cacheCost: Int {
+        HeapCost.string(query) + (key == query ? 0 : HeapCost.string(key)) + HeapCost.array(values)
+    }
 
-    package static func == (a: SettingOverrides, b: SettingOverrides) -> Bool { a.query == b.query }
+    package static func == (a: SettingOverrides, b: SettingOverrides) -> Bool { a.key == b.key }
 
-    package func hash(into hasher: inout Hasher) { hasher.combine(query) }
+    package func hash(into hasher: inout Hasher) { hasher.combine(key) }
 }
 
 /// Percent-encoding for query values: unreserved characters, `:` and `,` as they are.

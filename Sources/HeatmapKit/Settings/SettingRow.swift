@@ -77,16 +77,20 @@ package struct SettingRow: Sendable {
     }
 }
 
-/// A setting's value as read: its canonical text (for cache keys and URLs) and what it does to
-/// the settings.
+/// A setting's value as read: its canonical text (for URLs), its key (for cache keys) and what
+/// it does to the settings.
 package struct SettingValue: Sendable {
     /// The value as the canonical query writes it (`0.3` for `0.30`, `auto`).
     package let text: String
+    /// The value as cache keys hold it: ``text``, or for a value whose order does not matter
+    /// (the values of `category=kind:b,a`) the one text of all its orders (`kind:a,b`).
+    package let key: String
     let apply: @Sendable (inout HeatmapSettings) -> Void
 
-    /// A value whose canonical text is `text`, applied by `apply`.
-    package init(_ text: String, apply: @escaping @Sendable (inout HeatmapSettings) -> Void) {
+    /// A value whose canonical text is `text` (and key `key`, by default the text), applied by `apply`.
+    package init(_ text: String, key: String? = nil, apply: @escaping @Sendable (inout HeatmapSettings) -> Void) {
         self.text = text
+        self.key = key ?? text
         self.apply = apply
     }
 }

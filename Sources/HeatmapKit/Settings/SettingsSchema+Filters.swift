@@ -27,7 +27,10 @@ extension SettingsSchema {
         repeatable: true, percentEncoded: true
     ) { (text) throws(SettingError) in
         do throws(FilterError) {
-            return SettingValue(try CategorySelection(parsing: text, percentEncoded: true).queryText) { _ in }
+            // Echoed as given (values de-duplicated); keyed by the set, so `kind:b,a` shares `kind:a,b`'s caches.
+            let selection = try CategorySelection(parsing: text, percentEncoded: true)
+            let key = CategorySelection(column: selection.column, values: selection.values.sorted()).queryText
+            return SettingValue(selection.queryText, key: key) { _ in }
         } catch {
             throw SettingError(error.description)
         }

@@ -51,28 +51,39 @@ extension ServedLayer: TileJSONLayer, LegendLayer {
     var legendKind: String { "heatmap" }
 
     /// The colour scale of the query's zoom with its values, for the layer's settings with the
-    /// query's over them (M(z) is computed first if not known).
+    /// query's over them (M(z) is computed first if not known); 404 when its filters keep no point.
     func legend(_ query: LegendQuery, base: String) throws -> LayerLegend {
+        let found: Legend?
+        do throws(HeatmapError) {
+            found = try legend(zoom: query.zoom, scale: query.scale, settings: query.overrides, stops: query.stops)
+        } catch {
+            guard case .invalidFilter = error else { throw error }
+            throw TileService.LookupFailure(status: .badRequest, message: error.description)
+        }
+        guard let legend = found else {
+            throw TileService.LookupFailure(
+                status: .notFound, message: "layer \(name): the filter \(query.overrides.query) keeps no point")
+        }
+        return .drawn(legend, LegendDocument(legend, layer: name, query: query, base: base))
+    }
+
+    /// The legend of `zoom` and `scale` as the layer's tiles are coloured with `overrides` over
+    /// its own settings: with filters (the request's over the layer's own), of the points they
+    /// keep with the M(z) their tiles use (``drawnFiltered(_:filter:settings:)``); `nil` when
+    /// they keep none. The legend route's and `heatmap render`'s metadata's.
+    ///
+    /// - Throws: ``HeatmapError/invalidFilter(_:)`` naming what the data lack, or the data's failure.
+    package func legend(zoom: Int, scale: Int, settings overrides: SettingOverrides, stops: Int = Legend.defaultStops)
+        throws(HeatmapError) -> Legend?
+    {
         var layer = heatmap
-        var drawing = query.overrides.applied(to: settings)
-        if let filter = filterDefaults.merging(query.overrides).filter {
-            // The legend of the points the filter keeps, with the M(z) its tiles use.
-            let kept: HeatmapTileLayer?
-            do throws(HeatmapError) {
-                let (views, resolved) = try resolve(filter, drawing: drawing)
-                kept = try views.layer(for: resolved)
-                drawing = try heatmap.filterSettings(drawing, scale: filter.scale, zoom: query.zoom, scale: query.scale)
-            } catch {
-                guard case .invalidFilter = error else { throw error }
-                throw TileService.LookupFailure(status: .badRequest, message: error.description)
-            }
-            guard let kept else {
-                throw TileService.LookupFailure(
-                    status: .notFound, message: "layer \(name): the filter \(query.overrides.query) keeps no point")
-            }
+        var drawing = overrides.applied(to: settings)
+        if let filter = filterDefaults.merging(overrides).filter {
+            let (views, resolved) = try resolve(filter, drawing: drawing)
+            guard let kept = try views.layer(for: resolved) else { return nil }
+            drawing = try heatmap.filterSettings(drawing, scale: filter.scale, zoom: zoom, scale: scale)
             layer = kept
         }
-        let legend = try layer.legend(zoom: query.zoom, scale: query.scale, settings: drawing, stops: query.stops)
-        return .drawn(legend, LegendDocument(legend, layer: name, query: query, base: base))
+        return try layer.legend(zoom: zoom, scale: scale, settings: drawing, stops: stops)
     }
 }

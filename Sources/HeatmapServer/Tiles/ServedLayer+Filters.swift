@@ -82,6 +82,17 @@ extension ServedLayer {
 }
 
 extension ServedLayer {
+    /// The heatmap of the points the layer's filters keep, with its own settings (the
+    /// intensities of `heatmap tile --format intensity`, which no colour scale changes): the
+    /// whole ``heatmap`` without filters, `nil` when they keep no point.
+    ///
+    /// - Throws: ``HeatmapError`` naming what the data lack, or the data's failure.
+    package func keptHeatmap() throws(HeatmapError) -> HeatmapTileLayer? {
+        guard let filter = filterDefaults.filter else { return heatmap }
+        let (views, resolved) = try resolve(filter, drawing: settings)
+        return try views.layer(for: resolved)
+    }
+
     /// Checks that `filter` applies to the data with `settings` over the layer's own (for the
     /// command's `render`, before it writes anything).
     ///
