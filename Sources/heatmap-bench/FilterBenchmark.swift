@@ -14,6 +14,10 @@ struct FilterReport: Codable {
         var plainBytes: Int
         var filterBytes: Int
         var memoryRatio: Double
+        /// The process CPU seconds of the two builds and the median of their paired ratios.
+        var plainCPUSeconds: Double
+        var filterCPUSeconds: Double
+        var cpuBuildRatio: Double
     }
 
     /// One window's dense tile at one zoom: the filtered tile (gather + convolve, from the
@@ -26,6 +30,10 @@ struct FilterReport: Codable {
         var filteredMs: Double
         var plainMs: Double
         var ratio: Double
+        /// The same runs' process CPU milliseconds, and the median of their paired ratios.
+        var filteredCPUMs: Double
+        var plainCPUMs: Double
+        var cpuRatio: Double
     }
 
     /// One window: its points, and the one-off cost of the filter (masking the slabs it cuts)
@@ -71,7 +79,7 @@ enum FilterBenchmark {
         var plainIndex: PointIndex?
         // Build both in alternation (the plain one again, so that both see the same load), at
         // most 5 pairs.
-        let builds = try Measure.paired(repetitions: max(1, min(repetitions, 5)), warmups: 0) {
+        let builds = try Measure.paired(repetitions: max(1, min(repetitions, 5)), warmups: 0, cpu: true) {
             plainIndex = try PointIndex(points: points)
         } _: {
             var builder = FilterIndex.Builder(categoryColumns: ["kind"], capacity: points.count)
@@ -91,12 +99,16 @@ enum FilterBenchmark {
             points: points.count, slabs: index.slabCount, plainSeconds: builds.firstMedian / 1000,
             filterSeconds: builds.secondMedian / 1000, buildRatio: builds.pairedRatioMedian,
             plainBytes: plainBuilt.byteCount, filterBytes: index.byteCount,
-            memoryRatio: Double(index.byteCount) / Double(plainBuilt.byteCount))
+            memoryRatio: Double(index.byteCount) / Double(plainBuilt.byteCount),
+            plainCPUSeconds: Measure.median(builds.firstCPU ?? []) / 1000,
+            filterCPUSeconds: Measure.median(builds.secondCPU ?? []) / 1000,
+            cpuBuildRatio: builds.pairedCPURatioMedian ?? 0)
         log(
             String(
                 format:
-                    "filters: build %.2f s vs plain %.2f s (%.2fx), memory %.1f vs %.1f bytes/point (%.2fx), %d slabs",
-                build.filterSeconds, build.plainSeconds, build.buildRatio,
+                    "filters: build %.2f s vs plain %.2f s (%.2fx, CPU %.2fx), memory %.1f vs %.1f bytes/point (%.2fx), "
+                    + "%d slabs",
+                build.filterSeconds, build.plainSeconds, build.buildRatio, build.cpuBuildRatio,
                 Double(build.filterBytes) / Double(points.count), Double(build.plainBytes) / Double(points.count),
                 build.memoryRatio, build.slabs))
         // Windows starting mid-year: an hour, a day, a month (30 days) and the whole year.
@@ -126,7 +138,7 @@ enum FilterBenchmark {
                 let space = try PixelSpace(zoom: zoom, scale: 1)
                 let rect = PixelRect(tileX: dense.x, y: dense.y, in: space)
                 let kernel = GaussianKernel(radius: 20)
-                let times = Measure.paired(repetitions: repetitions) {
+                let times = Measure.paired(repetitions: repetitions, cpu: true) {
                     _ = source.intensity(in: rect, space: space, kernel: kernel)
                 } _: {
                     _ = windowIndex.intensity(in: rect, space: space, kernel: kernel)
@@ -134,13 +146,17 @@ enum FilterBenchmark {
                 let tile = FilterReport.Tile(
                     window: name, tile: "\(zoom)/\(dense.x)/\(dense.y)", points: kept.count,
                     filteredMs: times.firstMedian, plainMs: times.secondMedian,
-                    ratio: Measure.median(zip(times.first, times.second).map { $0 / max($1, 1e-9) }))
+                    ratio: Measure.median(zip(times.first, times.second).map { $0 / max($1, 1e-9) }),
+                    filteredCPUMs: Measure.median(times.firstCPU ?? []),
+                    plainCPUMs: Measure.median(times.secondCPU ?? []),
+                    cpuRatio: Measure.median(
+                        zip(times.firstCPU ?? [], times.secondCPU ?? []).map { $0 / max($1, 1e-9) }))
                 report.tiles.append(tile)
                 log(
                     String(
-                        format: "filters %@ tile %@: filtered %.3f ms, plain %.3f ms (%.2fx)", name,
+                        format: "filters %@ tile %@: filtered %.3f ms, plain %.3f ms (%.2fx, CPU %.2fx)", name,
                         tile.tile.padding(toLength: 16, withPad: " ", startingAt: 0), tile.filteredMs, tile.plainMs,
-                        tile.ratio))
+                        tile.ratio, tile.cpuRatio))
             }
         }
         return report

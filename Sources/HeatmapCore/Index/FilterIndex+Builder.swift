@@ -25,7 +25,7 @@ extension FilterIndex {
         /// later (live points) share its codes and its filters.
         package init(dictionaries: [CategoryDictionary], capacity: Int = 0) {
             self.dictionaries = dictionaries
-            codes = dictionaries.map { _ in [] }
+            codes = dictionaries.map { _ in [UInt16](unsafeUninitializedCapacity: max(0, capacity)) { $1 = 0 } }
             keys.reserveCapacity(max(0, capacity))
             weights.reserveCapacity(max(0, capacity))
             times.reserveCapacity(max(0, capacity))
@@ -77,17 +77,28 @@ extension FilterIndex {
         ///
         /// - Complexity: O(n): the slabs' ends found by ranks of the times (no sort of the
         ///   times), then the plain index's radix sort by key over all the points, carrying each
-        ///   point's weight, second and slab and code (12 bytes), and one stable pass that deals
-        ///   them out to their slabs in key order.
+        ///   point's weight, and its second, slab and code (packed in 4 bytes where they fit, else
+        ///   8: see ``FilterIndex/PayloadLayout``), and one stable pass that deals them out to
+        ///   their slabs in key order.
         package mutating func build(slabSize: Int? = nil) -> FilterIndex {
-            let n = keys.count
             let slabbing = FilterIndex.Slabbing(
-                times: times, size: slabSize ?? FilterIndex.defaultSlabSize(forCount: n))
-            // Each point's weight, second after its slab's first, and tag, by position: with at
-            // most one category column the tag is the slab and the code, so that dealing the
-            // sorted points reads nothing by position; with more, it is the position.
-            let tagged = codes.count <= 1
-            var carried = [SortedPoint](unsafeUninitializedCapacity: n) { carried, initialized in
+                times: times, size: slabSize ?? FilterIndex.defaultSlabSize(forCount: keys.count))
+            let layout = FilterIndex.PayloadLayout(
+                slabs: slabbing.counts.count, span: slabbing.times.reduce(0) { max($0, $1.upperBound - $1.lowerBound) },
+                columns: codes.count, values: dictionaries.first?.values.count ?? 0)
+            return layout.packs
+                ? build(slabbing: slabbing, layout: layout, carrying: FilterIndex.PackedPoint.self)
+                : build(slabbing: slabbing, layout: layout, carrying: FilterIndex.SortedPoint.self)
+        }
+
+        /// ``build(slabSize:)`` with the payload `Payload` laid out by `layout`.
+        private mutating func build<Payload: SortedPayload>(
+            slabbing: FilterIndex.Slabbing, layout: FilterIndex.PayloadLayout, carrying: Payload.Type
+        ) -> FilterIndex {
+            let n = keys.count
+            // Each point's payload, by position: where the layout is tagged it holds the slab and
+            // the code, so that dealing the sorted points reads nothing by position.
+            var carried = [Payload](unsafeUninitializedCapacity: n) { carried, initialized in
                 weights.withUnsafeBufferPointer { weights in
                     times.withUnsafeBufferPointer { times in
                         slabbing.slabOf.withUnsafeBufferPointer { slabOf in
@@ -95,11 +106,10 @@ extension FilterIndex {
                             let column = codes.first ?? []
                             for i in 0..<n {
                                 let s = Int(slabOf[i])
-                                let code = column.isEmpty ? 0 : UInt32(column[i])
-                                carried[i] = SortedPoint(
+                                carried[i] = Payload(
                                     weight: weights[i], second: UInt32(truncatingIfNeeded: times[i] - firsts[s]),
-                                    tag: tagged
-                                        ? UInt32(truncatingIfNeeded: s) << 16 | code : UInt32(truncatingIfNeeded: i))
+                                    slab: UInt32(truncatingIfNeeded: s), code: column.isEmpty ? 0 : UInt32(column[i]),
+                                    position: UInt32(truncatingIfNeeded: i), layout: layout)
                             }
                         }
                     }
@@ -109,8 +119,8 @@ extension FilterIndex {
             (weights, times) = ([], [])
             RadixSort.sort(keys: &keys, payload: &carried)
             let slabs = Self.dealt(
-                keys: keys, carried: carried, slabOf: tagged ? nil : slabbing.slabOf, codes: codes,
-                counts: slabbing.counts)
+                keys: keys, carried: carried, layout: layout, slabOf: layout.tagged ? nil : slabbing.slabOf,
+                codes: codes, counts: slabbing.counts)
             codes = dictionaries.map { _ in [] }
             let (summaries, cells) = Self.summaries(keys: keys, carried: carried)
             // Coarse nodes only of levels whose cells are at most half the points: a node of a
@@ -126,7 +136,9 @@ extension FilterIndex {
 
         /// The summaries of coarse levels of all the points in key order (as a plain index of
         /// them keeps), and the number of distinct cells of each level 0...32.
-        private static func summaries(keys: [UInt64], carried: [SortedPoint]) -> (CellSummaries, [Int]) {
+        private static func summaries<Payload: SortedPayload>(keys: [UInt64], carried: [Payload]) -> (
+            CellSummaries, [Int]
+        ) {
             var prefix = [Double](repeating: 0, count: keys.count + 1)
             var sum = 0.0
             for i in carried.indices {
@@ -140,77 +152,67 @@ extension FilterIndex {
         }
 
         /// The points sorted by key dealt out to their slabs (stably: each slab in key order),
-        /// with their seconds and codes: one pass over the sorted points writes each to its
-        /// slab's next place in scratch buffers, then each slab's arrays are copied out of them.
-        private static func dealt(
-            keys: [UInt64], carried: [SortedPoint], slabOf: [UInt16]?, codes: [[UInt16]], counts: [Int]
+        /// with their seconds and codes: one pass over the sorted points lists their positions
+        /// slab after slab (4 bytes a point), then each slab's arrays are gathered from those
+        /// positions into their own storage (no scratch copy of the points to copy out again).
+        private static func dealt<Payload: SortedPayload>(
+            keys: [UInt64], carried: [Payload], layout: FilterIndex.PayloadLayout, slabOf: [UInt16]?,
+            codes: [[UInt16]], counts: [Int]
         ) -> (indexes: [PointIndex], seconds: [[UInt32]], codes: [[[UInt16]]]) {
             let n = keys.count
             var starts = [0]
             for count in counts { starts.append(starts[starts.count - 1] + count) }
-            let outKeys = UnsafeMutableBufferPointer<UInt64>.allocate(capacity: n)
-            let outWeights = UnsafeMutableBufferPointer<Float>.allocate(capacity: n)
-            let outSeconds = UnsafeMutableBufferPointer<UInt32>.allocate(capacity: n)
-            let outCodes = codes.map { _ in UnsafeMutableBufferPointer<UInt16>.allocate(capacity: n) }
-            defer {
-                outKeys.deallocate()
-                outWeights.deallocate()
-                outSeconds.deallocate()
-                for column in outCodes { column.deallocate() }
+            // The sorted points' positions, slab after slab: each slab's ascending, in key order.
+            let order = [UInt32](unsafeUninitializedCapacity: n) { order, initialized in
+                var next = Array(starts.dropLast())
+                let slabOf = slabOf ?? []
+                for i in 0..<n {
+                    let tag = carried[i].tag(layout)
+                    let s = slabOf.isEmpty ? Int(tag >> 16) : Int(slabOf[Int(tag)])
+                    order.initializeElement(at: next[s], to: UInt32(truncatingIfNeeded: i))
+                    next[s] += 1
+                }
+                initialized = n
             }
-            var next = Array(starts.dropLast())
-            next.withUnsafeMutableBufferPointer { next in
-                keys.withUnsafeBufferPointer { keys in
-                    carried.withUnsafeBufferPointer { carried in
-                        guard let slabOf else {
-                            // Tagged with slab and code: one sequential pass.
-                            for i in 0..<n {
-                                let point = carried[i]
-                                let s = Int(point.tag >> 16)
-                                let slot = next[s]
-                                next[s] = slot + 1
-                                outKeys[slot] = keys[i]
-                                outWeights[slot] = point.weight
-                                outSeconds[slot] = point.second
-                                if let column = outCodes.first { column[slot] = UInt16(truncatingIfNeeded: point.tag) }
+            // Each slab's arrays gathered straight into their own storage, in the slab's order.
+            return keys.withUnsafeBufferPointer { keys in
+                carried.withUnsafeBufferPointer { carried in
+                    order.withUnsafeBufferPointer { order in
+                        func gathered<T>(_ range: Range<Int>, _ value: (Int) -> T) -> [T] {
+                            [T](unsafeUninitializedCapacity: range.count) { out, initialized in
+                                for j in range {
+                                    out.initializeElement(at: j - range.lowerBound, to: value(Int(order[j])))
+                                }
+                                initialized = range.count
                             }
-                            return
                         }
-                        for i in 0..<n {
-                            let point = carried[i]
-                            let s = Int(slabOf[Int(point.tag)])
-                            let slot = next[s]
-                            next[s] = slot + 1
-                            outKeys[slot] = keys[i]
-                            outWeights[slot] = point.weight
-                            outSeconds[slot] = point.second
-                            for c in outCodes.indices { outCodes[c][slot] = codes[c][Int(point.tag)] }
+                        var indexes: [PointIndex] = []
+                        var seconds: [[UInt32]] = []
+                        var slabCodes: [[[UInt16]]] = []
+                        for s in counts.indices {
+                            let range = starts[s]..<starts[s + 1]
+                            indexes.append(
+                                PointIndex(
+                                    sortedKeys: gathered(range) { keys[$0] },
+                                    weights: gathered(range) { carried[$0].weight },
+                                    summarised: false))
+                            seconds.append(gathered(range) { carried[$0].second(layout) })
+                            // Tagged: the code is the tag's low bits; else read by position.
+                            slabCodes.append(
+                                codes.indices.map { c in
+                                    slabOf == nil
+                                        ? gathered(range) { UInt16(truncatingIfNeeded: carried[$0].tag(layout)) }
+                                        : gathered(range) { codes[c][Int(carried[$0].tag(layout))] }
+                                })
                         }
+                        return (indexes, seconds, slabCodes)
                     }
                 }
             }
-            let ranges = counts.indices.map { starts[$0]..<starts[$0 + 1] }
-            return (
-                ranges.map {
-                    PointIndex(
-                        sortedKeys: Array(outKeys[$0]), weights: Array(outWeights[$0]), summarised: false)
-                },
-                ranges.map { Array(outSeconds[$0]) }, ranges.map { r in outCodes.map { Array($0[r]) } }
-            )
         }
     }
 
-    /// What moves with a point's key through the builder's sort (12 bytes): its weight, its
-    /// second after its slab's first, and a tag: its slab (high 16 bits) and its category code
-    /// (low 16) when there is at most one category column, else its position in the order
-    /// appended (its slab and codes read by position when the points are dealt).
-    struct SortedPoint: BitwiseCopyable {
-        var weight: Float
-        var second: UInt32
-        var tag: UInt32
-    }
-
-    /// The slab size the builder picks for `count` points: 8 slabs, each of at least 4096
+    /// The slab size the builder picks for `count` points: 4 slabs, each of at least 4096
     /// points (see docs/design/filters.md for the trade-off).
-    package static func defaultSlabSize(forCount count: Int) -> Int { max(4096, (count + 7) / 8) }
+    package static func defaultSlabSize(forCount count: Int) -> Int { max(4096, (count + 3) / 4) }
 }

@@ -81,6 +81,8 @@ extension FilterIndex {
             let shift = UInt64(2 * level)
             var keys: [UInt64] = []
             var weights: [Double] = []
+            keys.reserveCapacity(index.cellCounts.indices.contains(level) ? index.cellCounts[level] : 0)
+            weights.reserveCapacity(keys.capacity)
             index.keys.withUnsafeBufferPointer { k in
                 index.prefix.withUnsafeBufferPointer { prefix in
                     var start = 0
@@ -104,6 +106,8 @@ extension FilterIndex {
             let shift = UInt64(2 * level)
             var keys: [UInt64] = []
             var weights: [Double] = []
+            keys.reserveCapacity(self.keys.count)
+            weights.reserveCapacity(self.keys.count)
             for i in self.keys.indices {
                 let cell = (self.keys[i] >> shift) << shift
                 if keys.last == cell {
