@@ -59,33 +59,48 @@ extension RenderCommand {
     }
 
     /// A heatmap's metadata: its points' extent and count, its settings, each zoom's legend (of
-    /// the points its filters keep).
+    /// the points its filters keep), and its filters (`filter` in the options, and in the
+    /// description, which counts every point read: a file's kept points are not counted).
     func metadata(_ layer: ServedLayer) throws(CommandError) -> TileMetadata {
         let data = layer.current.data
         let centre = data.bounds.map { ($0.south + $0.north) / 2 } ?? 0
         var options = recorded
         options["points"] = String(data.count)
+        let filter = layer.filterDefaults.filter?.query
+        if let filter { options["filter"] = filter }
         return metadata(
             bounds: data.bounds, points: data.count, centreLatitude: centre,
             source: layer.source.isEmpty ? layer.name : LayerArguments.layerName(layer.source), options: options,
-            legends: try legends(layer), settings: layer.settings)
+            legends: try legends(layer), settings: layer.settings, filter: filter.map { ($0, nil) })
     }
 
     /// The metadata of any other layer (a stack, an archive, a URL layer): the area rendered,
-    /// and what the layer is.
+    /// and what the layer is. A stack's has no legends: its layers keep a colour scale each, so
+    /// no one legend says what a composited pixel means; its description says so, and names
+    /// the filters its heatmaps draw.
     func metadata(of layer: any TileLayer) -> TileMetadata {
         var bounds = area?.bounds ?? PointBounds(south: -85.0511, west: -180, north: 85.0511, east: 180)
         bounds.south = max(bounds.south, -85.0511)
         bounds.north = min(bounds.north, 85.0511)
         let center = bounds.center
+        var options = recorded
+        let filters = Set(
+            ((layer as? any CompositeLayer)?.layers ?? []).compactMap { member in
+                (member as? ServedLayer)?.filterDefaults.filter?.query
+            }
+        ).sorted()
+        if !filters.isEmpty { options["filter"] = filters.joined(separator: " ") }
         let what =
-            (layer as? any CompositeLayer).map { "Stack of " + $0.layers.map(\.name).joined(separator: ", ") }
-            ?? "Tiles of layer \(layer.name)"
+            (layer as? any CompositeLayer).map { stack in
+                "Stack of " + stack.layers.map(\.name).joined(separator: ", ")
+                    + (filters.isEmpty ? "" : " (heatmaps filtered by \(filters.joined(separator: " and ")))")
+                    + "; no legend: each layer keeps its own colour scale (serve's /{layer}/legend.json lists them)"
+            } ?? "Tiles of layer \(layer.name)"
         return TileMetadata(
             name: name, description: what, attribution: attribution, bounds: bounds.withoutWrapping,
             center: TileCenter(
                 longitude: center.longitude, latitude: center.latitude,
                 zoom: min(max(center.zoom, zooms.lowerBound), zooms.upperBound)),
-            minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, scale: scale, options: recorded)
+            minZoom: zooms.lowerBound, maxZoom: zooms.upperBound, scale: scale, options: options)
     }
 }

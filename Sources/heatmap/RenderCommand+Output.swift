@@ -34,10 +34,12 @@ extension RenderCommand {
     }
 
     /// The archive's metadata for `points` whose bounds are `bounds`, from `source` (named in
-    /// the description), with the recorded `options`.
+    /// the description), with the recorded `options`. With a `filter` (its query), the
+    /// description says it and how many of the `points` it keeps (`kept`, when known).
     func metadata(
         bounds dataBounds: PointBounds?, points: Int, centreLatitude centre: Double, source: String,
-        options: [String: String], legends: [String: TileLegend]?, settings: HeatmapSettings? = nil
+        options: [String: String], legends: [String: TileLegend]?, settings: HeatmapSettings? = nil,
+        filter: (query: String, kept: Int?)? = nil
     ) -> TileMetadata {
         let settings = settings ?? self.settings
         var padding = settings.radius
@@ -58,10 +60,14 @@ extension RenderCommand {
         bounds = bounds.withoutWrapping
         let gradient = gradientText == "default" ? "" : ", gradient \(gradientText)"
         let radius = settings.radiusMeters.map { "\($0) m" } ?? String(settings.radius)
+        let what =
+            filter.map { filter in
+                filter.kept.map { "\($0) of \(points) points from \(source) that \(filter.query) keeps" }
+                    ?? "the points from \(source) that \(filter.query) keeps (of \(points) read)"
+            } ?? "\(points) points from \(source)"
         var metadata = TileMetadata(
             name: name,
-            description:
-                "Heatmap of \(points) points from \(source) (radius \(radius)\(gradient), opacity \(settings.opacity))",
+            description: "Heatmap of \(what) (radius \(radius)\(gradient), opacity \(settings.opacity))",
             attribution: attribution, bounds: bounds,
             center: TileCenter(
                 longitude: center.longitude, latitude: center.latitude,

@@ -66,13 +66,22 @@ extension RenderCommand {
         // source, its filters pushed down as bound parameters), its legends theirs.
         let drawn: any TileLayer
         let legends: [String: TileLegend]
+        // The rows the filters keep: their count and extent, in the metadata (one statement over
+        // the pinned source, the filter's values bound).
+        var kept: (query: String, extent: PostgresTableExtent)?
         do throws(CommandError) {
-            if overrides.filter != nil {
+            if let request = overrides.filter {
                 let filtered = try FilterArguments.heatmap(
                     source, name: "table", settings: settings, filters: overrides.filters, count: extent.rows,
                     bounds: extent.bounds)
                 legends = try self.legends(filtered)
                 drawn = filtered
+                do {
+                    let rows = try source.filtered(window: request.window, categories: request.categories)
+                    kept = (request.query, try rows.extent(sampling: false))
+                } catch {
+                    throw CommandError("counting the rows the filters keep: \(error.description)")
+                }
             } else {
                 legends = try self.legends { (zoom) throws(HeatmapError) in
                     try layer.legend(zoom: zoom, scale: scale)
@@ -83,9 +92,16 @@ extension RenderCommand {
             // A usage error names the filter the table cannot take; anything else may be its change.
             throw error.status == 64 ? error : CommandError(failed(error.description))
         }
+        if let kept {
+            options["filter"] = kept.query
+            options["kept"] = String(kept.extent.rows)
+        }
+        let bounds = kept?.extent.bounds ?? extent.bounds
         let metadata = self.metadata(
-            bounds: extent.bounds, points: extent.rows, centreLatitude: centre,
-            source: "PostgreSQL table \(table.name)", options: options, legends: legends)
+            bounds: bounds, points: extent.rows,
+            centreLatitude: bounds.map { ($0.south + $0.north) / 2 } ?? centre,
+            source: "PostgreSQL table \(table.name)", options: options, legends: legends,
+            filter: kept.map { ($0.query, $0.extent.rows) })
         try render(layer: drawn, walk: walk, metadata: metadata, failed: failed)
     }
 }

@@ -51,6 +51,9 @@ struct RenderCommand {
         which tiles are empty (a URL layer, an archive) walks every tile that meets --bounds, which
         it then needs. Empty tiles are not stored. Ctrl-C stops after the tiles under way and keeps
         them (MBTiles, folders).
+        The metadata name the filters (--datetime, --category), and from a table count the rows
+        they keep and bound them (from a file: every point read). A stack's metadata hold no legend:
+        each of its layers keeps its own colour scale (serve's /{stack}/legend.json lists them).
         """
 
     var dataPath: String

@@ -48,6 +48,47 @@ import Testing
         }
     }
 
+    /// The metadata `render` writes for `arguments` into MBTiles.
+    static func metadata(_ arguments: [String]) throws -> TileMetadata {
+        let output = HeatmapCommand.temporaryPath("metadata.mbtiles")
+        defer { try? FileManager.default.removeItem(atPath: output) }
+        let run = try HeatmapCommand.run(
+            ["render"] + arguments + ["--zoom", "0-3", "--output", output, "--quiet", "--jobs", "2"])
+        #expect(run.status == 0, "\(run.standardError)")
+        return try TileArchive.open(output).metadata
+    }
+
+    @Test("render --postgres with filters counts the rows they keep, bounds them and names the filters")
+    func renderMetadataOfKeptRows() throws {
+        let cluster = try TestCluster.require()
+        let table = try FilteredTableOutputTests.imported("legend_metadata", cluster: cluster)
+        let kept = try FilteredTableOutputTests.keptFile()
+        defer { try? FileManager.default.removeItem(atPath: kept) }
+        let filters = ["--datetime", FilteredTableOutputTests.window, "--category", "kind:theft,arson"]
+        let filtered = try Self.metadata(table + filters)
+        let wanted = try Self.metadata([kept])
+        let whole = try Self.metadata(table)
+        let rows = try #require(wanted.options["points"])
+        let all = try #require(whole.options["points"])
+        #expect(rows != all)
+        #expect(filtered.options["kept"] == rows)
+        #expect(filtered.options["points"] == all)
+        let query = try #require(filtered.options["filter"])
+        #expect(query.hasPrefix("datetime=") && query.hasSuffix("&category=kind:theft,arson"))
+        #expect(
+            filtered.description.hasPrefix(
+                "Heatmap of \(rows) of \(all) points from PostgreSQL table legend_metadata that \(query) keeps ("))
+        #expect(whole.options["kept"] == nil && whole.options["filter"] == nil)
+        // The kept rows' extent (the table's as float8, the file's as read: equal to 1e-9°).
+        for (found, want) in [
+            (filtered.bounds.south, wanted.bounds.south), (filtered.bounds.west, wanted.bounds.west),
+            (filtered.bounds.north, wanted.bounds.north), (filtered.bounds.east, wanted.bounds.east),
+        ] {
+            #expect(abs(found - want) <= 1e-9, "\(filtered.bounds) against \(wanted.bounds)")
+        }
+        #expect(filtered.bounds != whole.bounds)
+    }
+
     @Test("serve --postgres --datetime --category draws the table with them, as tile does")
     func serveDrawsWithTheFilters() async throws {
         let cluster = try TestCluster.require()
