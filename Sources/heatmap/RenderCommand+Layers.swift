@@ -94,7 +94,7 @@ extension RenderCommand {
             (layer as? any CompositeLayer).map { stack in
                 "Stack of " + stack.layers.map(\.name).joined(separator: ", ")
                     + (filters.isEmpty ? "" : " (heatmaps filtered by \(filters.joined(separator: " and ")))")
-                    + "; no legend: each layer keeps its own colour scale (serve's /{layer}/legend.json lists them)"
+                    + "; no legend: each layer keeps its own colour scale (serve's /{stack}/legend.json lists them)"
             } ?? "Tiles of layer \(layer.name)"
         return TileMetadata(
             name: name, description: what, attribution: attribution, bounds: bounds.withoutWrapping,

@@ -42,7 +42,7 @@ import Testing
         #expect(plain.legends == nil)
         #expect(
             plain.description == "Stack of a, b; no legend: each layer keeps its own colour scale "
-                + "(serve's /{layer}/legend.json lists them)")
+                + "(serve's /{stack}/legend.json lists them)")
         #expect(plain.options["filter"] == nil)
         let filtered = try Self.metadata(layers + ["--category", "kind:fraud"], folder: folder)
         #expect(filtered.legends == nil)
