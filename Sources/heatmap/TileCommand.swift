@@ -90,13 +90,12 @@ struct TileCommand {
                 guard let grid = try layer.mean(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale) else {
                     return reportNoTile()
                 }
-                bytes = grid.means.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
+                bytes = Self.littleEndianBytes(grid.means)
             } else if format == "intensity" {
                 guard let grid = try layer.intensity(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale) else {
                     return reportNoTile()
                 }
-                bytes = grid.values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
-                }
+                bytes = Self.littleEndianBytes(grid.values)
             } else {
                 guard
                     case .image(let png) = try layer.tileFor(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
@@ -121,8 +120,7 @@ struct TileCommand {
                 guard let kept = try filtered.keptHeatmap(),
                     let grid = try kept.intensity(x: tile.x, y: tile.y, zoom: tile.zoom, scale: tile.scale)
                 else { return reportNoTile() }
-                bytes = grid.values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) }
-                }
+                bytes = Self.littleEndianBytes(grid.values)
             } else {
                 guard case .image(let png) = try filtered.tileFor(request) else { return reportNoTile() }
                 bytes = try image?.bytes(ofPNG: png) ?? png
@@ -139,5 +137,12 @@ struct TileCommand {
 
     private func write(_ bytes: [UInt8]) throws(CommandError) {
         try OutputFile.write(bytes, to: output, what: "tile")
+    }
+}
+
+extension TileCommand {
+    /// `values` as `--format intensity` writes them: each `Float`'s bits, little-endian.
+    static func littleEndianBytes(_ values: [Float]) -> [UInt8] {
+        values.flatMap { value in withUnsafeBytes(of: value.bitPattern.littleEndian) { Array($0) } }
     }
 }
