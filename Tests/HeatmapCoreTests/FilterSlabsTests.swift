@@ -109,4 +109,27 @@ import Testing
         #expect(dictionary.counts.allSatisfy { $0 == 3 })
         #expect(dictionary.values == values)
     }
+
+    @Test("values found among the recent ones have the dictionary's codes, short or long, whatever their storage")
+    func recentValues() throws {
+        var dictionary = CategoryDictionary(column: "kind")
+        var recent = CategoryDictionary.Recent()
+        // Short values (small strings), long ones, and equal values in storage of their own.
+        let values = (0..<400).map { "v\($0)" } + (0..<50).map { "a value longer than fifteen bytes \($0)" }
+        var random = SplitMix64(seed: 7)
+        var found = 0
+        for _ in 0..<20_000 {
+            let value = String(decoding: Array(values[Int(random.next() % UInt64(values.count))].utf8), as: UTF8.self)
+            if let code = recent.code(of: value) {
+                #expect(dictionary.code(of: value) == code, "\(value)")
+                dictionary.add(code: code)
+                found += 1
+            } else {
+                recent.remember(value, code: try dictionary.add(value))
+            }
+        }
+        #expect(found > 0)
+        #expect(dictionary.counts.reduce(0, +) == 20_000)
+        #expect(recent.code(of: "absent") == nil)
+    }
 }

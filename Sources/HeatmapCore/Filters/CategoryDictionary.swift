@@ -107,6 +107,11 @@ package struct CategoryDictionary: Sendable, Hashable {
         }
     }
 
+    /// Counts one point more with the value of `code` (one ``Recent`` found).
+    package mutating func add(code: UInt16) {
+        counts[Int(code)] += 1
+    }
+
     /// Counts one point fewer with the value of `code` (a point ``add(_:)`` counted, then
     /// refused); the value keeps its code.
     package mutating func remove(code: UInt16) {
@@ -120,5 +125,52 @@ package struct CategoryDictionary: Sendable, Hashable {
             counts[$0] != counts[$1] ? counts[$0] > counts[$1] : values[$0] < values[$1]
         }
         return order.prefix(max(0, limit)).map { (values[$0], counts[$0]) }
+    }
+}
+
+extension CategoryDictionary {
+    /// The codes of values seen lately, in a small table picked by the value's bits (no walk
+    /// over its bytes): a reader's row repeats a few short values, each a small string whose
+    /// bits are its bytes, so most look-ups end here with one comparison of equal bits.
+    ///
+    /// A slot is only a guess: a value is found there only when it equals (`==`) the value
+    /// held, so a value whose bits differ from an equal one's (a long string in storage of its
+    /// own) is simply not found, and looked up in the dictionary.
+    package struct Recent: Sendable {
+        /// The values held, by slot (`nil` while empty), and their codes.
+        private var values = [String?](repeating: nil, count: Self.slots)
+        private var codes = [UInt16](repeating: 0, count: Self.slots)
+        private static let slots = 128
+
+        /// An empty table.
+        package init() {}
+
+        /// The slot of `value`: its 16 bytes (a small string's own bytes) mixed, or 0 where a
+        /// string is not 16 bytes.
+        @inline(__always)
+        private static func slot(of value: String) -> Int {
+            guard MemoryLayout<String>.size == 16 else { return 0 }
+            let bits = withUnsafeBytes(of: value) { raw in
+                raw.loadUnaligned(as: UInt64.self) ^ raw.loadUnaligned(fromByteOffset: 8, as: UInt64.self)
+                    &* 0x9E37_79B9_7F4A_7C15
+            }
+            return Int(truncatingIfNeeded: (bits &* 0xFF51_AFD7_ED55_8CCD) >> 57)
+        }
+
+        /// The code held for `value`, if it is in its slot.
+        @inline(__always)
+        package func code(of value: String) -> UInt16? {
+            let slot = Self.slot(of: value)
+            return values[slot] == value ? codes[slot] : nil
+        }
+
+        /// Holds `value`'s code in its slot, when the value is short enough (at most 15 bytes
+        /// of UTF-8) to be a small string whose bits find it again.
+        package mutating func remember(_ value: String, code: UInt16) {
+            guard value.utf8.count <= 15 else { return }
+            let slot = Self.slot(of: value)
+            values[slot] = value
+            codes[slot] = code
+        }
     }
 }
