@@ -67,6 +67,41 @@ import Testing
         }
     }
 
+    @Test(
+        "each slab's running sums, cells and run starts, and the whole data's summaries, equal a plain index's",
+        arguments: [(1, 8), (2, 5), (1, 3000)])
+    func slabsAndSummariesEqualPlainIndexes(columns: Int, values: Int) throws {
+        // Points at few positions (each repeated many times, over all the slabs): long runs of
+        // equal keys across slabs, run starts kept, summaries of several levels.
+        var random = SplitMix64(seed: UInt64(columns * 31 + values))
+        let places = (0..<60).map { _ in
+            (Double.random(in: -60...60, using: &random), Double.random(in: -180..<180, using: &random))
+        }
+        var builder = FilterIndex.Builder(categoryColumns: (0..<columns).map { "c\($0)" })
+        var points: [WeightedLatLng] = []
+        for _ in 0..<20_000 {
+            let (latitude, longitude) = places[Int.random(in: 0..<places.count, using: &random)]
+            let weight = Double.random(in: 0...3, using: &random)
+            let row = (0..<columns).map { _ in "v\(Int.random(in: 0..<values, using: &random))" }
+            let time = 1_704_067_200 + Int64.random(in: 0..<(366 * 86_400), using: &random)
+            try builder.append(latitude: latitude, longitude: longitude, intensity: weight, time: time, categories: row)
+            points.append(
+                WeightedLatLng(coordinate: Coordinate(latitude: latitude, longitude: longitude), intensity: weight))
+        }
+        let index = builder.build(slabSize: 3000)
+        #expect(index.slabCount > 4)
+        for slab in index.slabs {
+            let plain = PointIndex(sortedKeys: slab.keys, weights: slab.weights, summarised: false)
+            #expect(slab.prefix == plain.prefix)
+            #expect(slab.cellCounts == plain.cellCounts)
+            #expect(slab.runStarts.starts == plain.runStarts.starts && slab.runStarts.ranges == plain.runStarts.ranges)
+            #expect(slab.runStarts.byteCount > 0)
+        }
+        let plain = try PointIndex(points: points)
+        #expect(index.summaries.entries == plain.summaries.entries && index.summaries.ranges == plain.summaries.ranges)
+        #expect(index.summaries.byteCount > 0)
+    }
+
     @Test("a packed payload gives back the second, slab and code it was given")
     func packedRoundTrip() {
         for (slabs, span, values) in [

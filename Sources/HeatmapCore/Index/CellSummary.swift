@@ -64,6 +64,13 @@ struct CellSummaries: Sendable {
     ///
     /// - Complexity: O(n) time, and memory for the entries kept (≤ 3n / 4 of 8 bytes).
     init(keys: UnsafeBufferPointer<UInt64>, prefix: UnsafeBufferPointer<Double>, cells: [Int]) {
+        var sums = PrefixSums(prefix: prefix)
+        self.init(keys: keys, sums: &sums, cells: cells)
+    }
+
+    /// Summarises sorted keys whose running sums of weight `sums` gives as the pass reaches
+    /// them (the same sums as a prefix array of them: see ``RunningSums``).
+    init<Sums: RunningSums>(keys: UnsafeBufferPointer<UInt64>, sums: inout Sums, cells: [Int]) {
         let n = keys.count
         guard n >= 64, cells.count == 33 else {
             self.init()
@@ -80,14 +87,14 @@ struct CellSummaries: Sendable {
                 budget -= cells[level]
             }
         }
-        let (entries, ranges) = Self.fill(keys: keys, prefix: prefix, kept: kept, counts: counts)
+        let (entries, ranges) = Self.fill(keys: keys, sums: &sums, kept: kept, counts: counts)
         self.init(entries: entries, ranges: ranges)
     }
 
     /// The entries of the kept levels and the range of each: one pass over the keys, closing
     /// each level's cell where the next key leaves it.
-    private static func fill(
-        keys: UnsafeBufferPointer<UInt64>, prefix: UnsafeBufferPointer<Double>, kept: [Bool], counts: [Int]
+    private static func fill<Sums: RunningSums>(
+        keys: UnsafeBufferPointer<UInt64>, sums: inout Sums, kept: [Bool], counts: [Int]
     ) -> ([UInt64], [Range<Int>?]) {
         guard let finest = kept.firstIndex(of: true) else { return ([], []) }
         let levels = kept.count
@@ -95,21 +102,22 @@ struct CellSummaries: Sendable {
         var offsets = [Int](repeating: 0, count: levels + 1)
         for i in 0..<levels { offsets[i + 1] = offsets[i] + (kept[i] ? counts[i] : 0) }
         var filled = Array(offsets[0..<levels])
-        var starts = [Int](repeating: 0, count: levels)
+        // Each level's open cell: its first key, and the running sum before it.
+        var starts = [(key: Int, sum: Double)](repeating: (0, 0), count: levels)
         let n = keys.count
         var entries = [UInt64](repeating: 0, count: offsets[levels])
         entries.withUnsafeMutableBufferPointer { entries in
             filled.withUnsafeMutableBufferPointer { filled in
                 starts.withUnsafeMutableBufferPointer { starts in
-                    @inline(__always) func close(_ i: Int, end: Int) {
+                    @inline(__always) func close(_ i: Int, end: Int, sum: Double) {
                         let start = starts[i]
-                        let weight = prefix[end] - prefix[start]
+                        let weight = sum - start.sum
                         if weight > 0 {
-                            let code = keys[start] >> UInt64(2 * (finestLevel + i))
+                            let code = keys[start.key] >> UInt64(2 * (finestLevel + i))
                             entries[filled[i]] = CellSummary.entry(code: code, weight: weight)
                             filled[i] += 1
                         }
-                        starts[i] = end
+                        starts[i] = (end, sum)
                     }
                     var previous = keys[0]
                     for k in 1..<n {
@@ -119,13 +127,31 @@ struct CellSummaries: Sendable {
                         // Levels up to `top` start a new cell at key k.
                         let top = min(coarsestLevel, (63 - difference.leadingZeroBitCount) >> 1) - finestLevel
                         if difference == 0 || top < finest { continue }
-                        for i in finest...top where kept[i] { close(i, end: k) }
+                        let sum = sums.sum(upTo: k)
+                        for i in finest...top where kept[i] { close(i, end: k, sum: sum) }
                     }
-                    for i in finest..<levels where kept[i] { close(i, end: n) }
+                    let sum = sums.sum(upTo: n)
+                    for i in finest..<levels where kept[i] { close(i, end: n, sum: sum) }
                 }
             }
         }
         let ranges = (0..<levels).map { i in kept[i] ? offsets[i]..<filled[i] : nil }
         return (entries, ranges)
     }
+}
+
+/// The running sums of the weights of sorted keys, read by a pass over the keys: the sum of
+/// the weights of keys `0..<k`, for `k` never decreasing. Whether read from a prefix array or
+/// added up as the pass goes, they are the same doubles: `0`, then each sum the one before
+/// plus the next weight as a `Double`.
+protocol RunningSums {
+    /// The sum of the weights of keys `0..<k`; `k` at least the last one asked.
+    mutating func sum(upTo k: Int) -> Double
+}
+
+/// Running sums read from a prefix array (`prefix[k]`, the sum of keys `0..<k`).
+struct PrefixSums: RunningSums {
+    let prefix: UnsafeBufferPointer<Double>
+
+    @inline(__always) func sum(upTo k: Int) -> Double { prefix[k] }
 }

@@ -11,6 +11,8 @@ extension FilterIndex {
         var weights: [Float] = []
         var times: [Int64] = []
         var codes: [[UInt16]]
+        /// Each column's values seen lately, found without hashing their bytes.
+        var recent: [CategoryDictionary.Recent]
         /// The category columns' dictionaries so far.
         package internal(set) var dictionaries: [CategoryDictionary]
         /// The sum of the weights appended, as an index keeps them.
@@ -25,6 +27,7 @@ extension FilterIndex {
         /// later (live points) share its codes and its filters.
         package init(dictionaries: [CategoryDictionary], capacity: Int = 0) {
             self.dictionaries = dictionaries
+            recent = dictionaries.map { _ in CategoryDictionary.Recent() }
             codes = dictionaries.map { _ in [UInt16](unsafeUninitializedCapacity: max(0, capacity)) { $1 = 0 } }
             keys.reserveCapacity(max(0, capacity))
             weights.reserveCapacity(max(0, capacity))
@@ -56,8 +59,15 @@ extension FilterIndex {
                 throw .invalidPoint(index: count, reason: PointIndex.totalWeightReason("intensity \(intensity)"))
             }
             for (c, value) in categories.enumerated() {
+                if let code = recent[c].code(of: value) {
+                    dictionaries[c].add(code: code)
+                    codes[c].append(code)
+                    continue
+                }
                 do {
-                    codes[c].append(try dictionaries[c].add(value))
+                    let code = try dictionaries[c].add(value)
+                    recent[c].remember(value, code: code)
+                    codes[c].append(code)
                 } catch {
                     // The point is refused whole: its values in the columns before are taken back.
                     for d in 0..<c { dictionaries[d].remove(code: codes[d].removeLast()) }
@@ -78,8 +88,9 @@ extension FilterIndex {
         /// - Complexity: O(n): the slabs' ends found by ranks of the times (no sort of the
         ///   times), then the plain index's radix sort by key over all the points, carrying each
         ///   point's weight, and its second, slab and code (packed in 4 bytes where they fit, else
-        ///   8: see ``FilterIndex/PayloadLayout``), and one stable pass that deals them out to
-        ///   their slabs in key order.
+        ///   8: see ``FilterIndex/PayloadLayout``), one stable pass that lists them slab after
+        ///   slab in key order, and one pass a slab that gathers its arrays, running sums and
+        ///   cell counts (see ``FilterIndex/Dealing``).
         package mutating func build(slabSize: Int? = nil) -> FilterIndex {
             let slabbing = FilterIndex.Slabbing(
                 times: times, size: slabSize ?? FilterIndex.defaultSlabSize(forCount: keys.count))
@@ -92,123 +103,54 @@ extension FilterIndex {
         }
 
         /// ``build(slabSize:)`` with the payload `Payload` laid out by `layout`.
+        ///
+        /// The arrays appended are reused once read, so that the build touches little new
+        /// memory (each new page a fault and a clear): the payloads are written over the
+        /// times where they are as wide (8 bytes), and the sorted points' order over the
+        /// weights.
         private mutating func build<Payload: SortedPayload>(
             slabbing: FilterIndex.Slabbing, layout: FilterIndex.PayloadLayout, carrying: Payload.Type
         ) -> FilterIndex {
             let n = keys.count
-            // Each point's payload, by position: where the layout is tagged it holds the slab and
-            // the code, so that dealing the sorted points reads nothing by position.
-            var carried = [Payload](unsafeUninitializedCapacity: n) { carried, initialized in
-                weights.withUnsafeBufferPointer { weights in
-                    times.withUnsafeBufferPointer { times in
+            var (keys, weights, times, codes): ([UInt64], [Float], [Int64], [[UInt16]]) = ([], [], [], [])
+            swap(&keys, &self.keys)
+            swap(&weights, &self.weights)
+            swap(&times, &self.times)
+            swap(&codes, &self.codes)
+            self.codes = dictionaries.map { _ in [] }
+            totalWeight = 0
+            let (slabs, summaries, coarse) = weights.withUnsafeMutableBufferPointer { weights in
+                times.withUnsafeMutableBytes { times in
+                    Self.withPayloads(over: times, count: n, as: Payload.self) { carried in
+                        // Each point's payload, by position: where the layout is tagged it holds the
+                        // slab and the code, so that dealing the sorted points reads nothing by position.
                         slabbing.slabOf.withUnsafeBufferPointer { slabOf in
                             let firsts = slabbing.times.map(\.lowerBound)
                             let column = codes.first ?? []
                             for i in 0..<n {
                                 let s = Int(slabOf[i])
-                                carried[i] = Payload(
-                                    weight: weights[i], second: UInt32(truncatingIfNeeded: times[i] - firsts[s]),
-                                    slab: UInt32(truncatingIfNeeded: s), code: column.isEmpty ? 0 : UInt32(column[i]),
-                                    position: UInt32(truncatingIfNeeded: i), layout: layout)
+                                let time = times.load(fromByteOffset: i * 8, as: Int64.self)
+                                carried.initializeElement(
+                                    at: i,
+                                    to: Payload(
+                                        weight: weights[i], second: UInt32(truncatingIfNeeded: time - firsts[s]),
+                                        slab: UInt32(truncatingIfNeeded: s),
+                                        code: column.isEmpty ? 0 : UInt32(column[i]),
+                                        position: UInt32(truncatingIfNeeded: i), layout: layout))
                             }
+                        }
+                        keys.withUnsafeMutableBufferPointer { RadixSort.sort(keys: $0, payload: carried) }
+                        return weights.withMemoryRebound(to: UInt32.self) { order in
+                            Self.dealt(
+                                keys: keys, carried: UnsafeBufferPointer(carried), order: order, layout: layout,
+                                slabbing: slabbing, codes: codes)
                         }
                     }
                 }
-                initialized = n
             }
-            (weights, times) = ([], [])
-            RadixSort.sort(keys: &keys, payload: &carried)
-            let slabs = Self.dealt(
-                keys: keys, carried: carried, layout: layout, slabOf: layout.tagged ? nil : slabbing.slabOf,
-                codes: codes, counts: slabbing.counts)
-            codes = dictionaries.map { _ in [] }
-            let (summaries, cells) = Self.summaries(keys: keys, carried: carried)
-            // Coarse nodes only of levels whose cells are at most half the points: a node of a
-            // level where points rarely share a cell saves nothing (spread data: none at all).
-            let coarse = FilterIndex.coarseNodes(
-                slabs: slabs.indexes,
-                levels: FilterIndex.coarseLevels.filter { cells.indices.contains($0) && cells[$0] <= n / 2 })
-            (keys, totalWeight) = ([], 0)
             return FilterIndex(
                 slabs: slabs.indexes, slabTimes: slabbing.times, times: slabs.seconds, codes: slabs.codes,
                 dictionaries: dictionaries, coarseNodes: coarse, summaries: summaries)
-        }
-
-        /// The summaries of coarse levels of all the points in key order (as a plain index of
-        /// them keeps), and the number of distinct cells of each level 0...32.
-        private static func summaries<Payload: SortedPayload>(keys: [UInt64], carried: [Payload]) -> (
-            CellSummaries, [Int]
-        ) {
-            var prefix = [Double](repeating: 0, count: keys.count + 1)
-            var sum = 0.0
-            for i in carried.indices {
-                sum += Double(carried[i].weight)
-                prefix[i + 1] = sum
-            }
-            return keys.withUnsafeBufferPointer { k in
-                let cells = RunStarts.cellCounts(of: k)
-                return (prefix.withUnsafeBufferPointer { CellSummaries(keys: k, prefix: $0, cells: cells) }, cells)
-            }
-        }
-
-        /// The points sorted by key dealt out to their slabs (stably: each slab in key order),
-        /// with their seconds and codes: one pass over the sorted points lists their positions
-        /// slab after slab (4 bytes a point), then each slab's arrays are gathered from those
-        /// positions into their own storage (no scratch copy of the points to copy out again).
-        private static func dealt<Payload: SortedPayload>(
-            keys: [UInt64], carried: [Payload], layout: FilterIndex.PayloadLayout, slabOf: [UInt16]?,
-            codes: [[UInt16]], counts: [Int]
-        ) -> (indexes: [PointIndex], seconds: [[UInt32]], codes: [[[UInt16]]]) {
-            let n = keys.count
-            var starts = [0]
-            for count in counts { starts.append(starts[starts.count - 1] + count) }
-            // The sorted points' positions, slab after slab: each slab's ascending, in key order.
-            let order = [UInt32](unsafeUninitializedCapacity: n) { order, initialized in
-                var next = Array(starts.dropLast())
-                let slabOf = slabOf ?? []
-                for i in 0..<n {
-                    let tag = carried[i].tag(layout)
-                    let s = slabOf.isEmpty ? Int(tag >> 16) : Int(slabOf[Int(tag)])
-                    order.initializeElement(at: next[s], to: UInt32(truncatingIfNeeded: i))
-                    next[s] += 1
-                }
-                initialized = n
-            }
-            // Each slab's arrays gathered straight into their own storage, in the slab's order.
-            return keys.withUnsafeBufferPointer { keys in
-                carried.withUnsafeBufferPointer { carried in
-                    order.withUnsafeBufferPointer { order in
-                        func gathered<T>(_ range: Range<Int>, _ value: (Int) -> T) -> [T] {
-                            [T](unsafeUninitializedCapacity: range.count) { out, initialized in
-                                for j in range {
-                                    out.initializeElement(at: j - range.lowerBound, to: value(Int(order[j])))
-                                }
-                                initialized = range.count
-                            }
-                        }
-                        var indexes: [PointIndex] = []
-                        var seconds: [[UInt32]] = []
-                        var slabCodes: [[[UInt16]]] = []
-                        for s in counts.indices {
-                            let range = starts[s]..<starts[s + 1]
-                            indexes.append(
-                                PointIndex(
-                                    sortedKeys: gathered(range) { keys[$0] },
-                                    weights: gathered(range) { carried[$0].weight },
-                                    summarised: false))
-                            seconds.append(gathered(range) { carried[$0].second(layout) })
-                            // Tagged: the code is the tag's low bits; else read by position.
-                            slabCodes.append(
-                                codes.indices.map { c in
-                                    slabOf == nil
-                                        ? gathered(range) { UInt16(truncatingIfNeeded: carried[$0].tag(layout)) }
-                                        : gathered(range) { codes[c][Int(carried[$0].tag(layout))] }
-                                })
-                        }
-                        return (indexes, seconds, slabCodes)
-                    }
-                }
-            }
         }
     }
 

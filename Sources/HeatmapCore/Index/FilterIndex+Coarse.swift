@@ -26,15 +26,22 @@ extension FilterIndex {
     /// subtraction of the slab's running sums); a node's cells are its two halves' merged.
     ///
     /// - Complexity: O(n) a level for the slabs' cells, and O(entries) a node to merge.
-    static func coarseNodes(slabs: [PointIndex], levels: [Int] = coarseLevels) -> [CoarseNode] {
+    ///
+    /// - Parameter finest: the slabs' cells of the finest of `levels`, where the caller found
+    ///   them already (else found here).
+    static func coarseNodes(slabs: [PointIndex], levels: [Int] = coarseLevels, finest: [CellList] = []) -> [CoarseNode]
+    {
         guard slabs.count > 2, !levels.isEmpty else { return [] }
         let n = slabs.reduce(0) { $0 + $1.count }
         var found: [(slabs: Range<Int>, level: Int, cells: CellList, points: Int)] = []
         // Each slab's cells of the finest level from its keys, of coarser levels from those.
         var leaves: [CellList] = []
         for level in levels.sorted() {
-            leaves =
-                leaves.isEmpty ? slabs.map { CellList(of: $0, level: level) } : leaves.map { $0.coarsened(to: level) }
+            if leaves.isEmpty {
+                leaves = finest.count == slabs.count ? finest : slabs.map { CellList(of: $0, level: level) }
+            } else {
+                leaves = leaves.map { $0.coarsened(to: level) }
+            }
             // A node's cells, its halves' merged; the nodes of at most half as many cells as points kept.
             func visit(_ range: Range<Int>) -> CellList {
                 guard range.count > 1 else { return leaves[range.lowerBound] }

@@ -72,4 +72,19 @@ package struct PointIndex: Sendable {
         self.weights = weights
         self.prefix = prefix
     }
+
+    /// An index without summaries of coarse levels (a filter index's slab) from sorted keys,
+    /// their weights, their running sums (`prefix.count == keys.count + 1`) and their number
+    /// of cells of every level (see `RunStarts.cellCounts(of:)`), all found by one pass
+    /// that gathered them: only the run starts are left to find.
+    ///
+    /// - Complexity: O(n) for the run starts.
+    init(sortedKeys keys: consuming [UInt64], weights: consuming [Float], prefix: consuming [Double], cells: [Int]) {
+        runStarts = keys.withUnsafeBufferPointer { RunStarts(keys: $0, cells: cells) }
+        summaries = CellSummaries()
+        cellCounts = cells
+        self.keys = keys
+        self.weights = weights
+        self.prefix = prefix
+    }
 }

@@ -38,8 +38,8 @@ enum RadixSort {
         }
     }
 
-    /// Sorts `keys` and `payload` (of equal counts) by key.
-    private static func sort<Payload: BitwiseCopyable>(
+    /// Sorts `keys` and `payload` (of equal counts) by key, in the buffers where they lie.
+    static func sort<Payload: BitwiseCopyable>(
         keys: UnsafeMutableBufferPointer<UInt64>, payload: UnsafeMutableBufferPointer<Payload>
     ) {
         let count = keys.count

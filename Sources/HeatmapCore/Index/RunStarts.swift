@@ -101,8 +101,15 @@ struct RunStarts: Sendable {
             let difference = keys[i] ^ keys[i - 1]
             if difference != 0 { changes[(63 - difference.leadingZeroBitCount) >> 1] += 1 }
         }
+        return cellCounts(changes: changes, count: keys.count)
+    }
+
+    /// ``cellCounts(of:)`` from `changes`, counted while reading `count` sorted keys some other
+    /// way: for each level 0...32, how many consecutive keys first differ in a bit of that
+    /// level, `(63 - (a ^ b).leadingZeroBitCount) >> 1` (equal keys not counted).
+    static func cellCounts(changes: [Int], count: Int) -> [Int] {
         var cells = [Int](repeating: 0, count: 33)
-        var running = keys.isEmpty ? 0 : 1
+        var running = count == 0 ? 0 : 1
         for level in stride(from: 32, through: 0, by: -1) {
             running += level < 32 ? changes[level] : 0
             cells[level] = running
