@@ -15,11 +15,15 @@ extension TileService {
     ///
     /// 400 naming the value for a step or window that does not parse, a reversed interval,
     /// more than 10,000 frames or more pixels than ``HeatmapAnimation/maximumPixels`` in all, a
-    /// category the data lack, or a layer that is not a heatmap with times.
+    /// category the data lack, or a layer that is not a heatmap with times. 204 for an open
+    /// end that the filters keep no point to close on (a filter selecting nothing, as a tile's).
     func staticAnimation(_ request: HTTPRequest, name: String, viewport: Viewport, route: Route) -> HTTPReply {
         let prepared: HeatmapAnimation.Prepared
         do {
             prepared = try prepareAnimation(request, name: name, viewport: viewport)
+        } catch  where error.status == .noContent {
+            // An open end that the filters keep no point to close on: nothing, as for a tile.
+            return finish(HTTPResponse(status: .noContent), route: route)
         } catch {
             return finish(.text(error.status, error.message), route: route)
         }
@@ -80,6 +84,8 @@ extension TileService {
             return prepared
         } catch let error as LookupFailure {
             throw error
+        } catch let error as FramePlanError where error.kind == .keepsNothing {
+            throw LookupFailure(status: .noContent, message: error.message)
         } catch let error as FramePlanError {
             throw LookupFailure(status: .badRequest, message: "datetime, step=\(step): \(error.message)")
         } catch {
