@@ -18,7 +18,7 @@ extension ImageCommand {
                 source: index, whole: whole, settings: settings, base: base)
         } catch let error as FramePlanError where error.kind == .keepsNothing {
             // A valid request with nothing to draw: no file, as `tile` writes none for no tile.
-            throw CommandError("--datetime \(filter?.window ?? .all): \(error.message); nothing was written")
+            throw CommandError("\(error.message); nothing was written")
         } catch let error as FramePlanError {
             throw .usage("--datetime \(filter?.window ?? .all), --step \(animation.step): \(error.message)")
         } catch let error as FilterError {
