@@ -22,10 +22,13 @@ import Testing
         return try PostgresFilters(source: try PostgresSource(connection: cluster.conninfo, table: table))
     }
 
-    /// The first and last second of the rows `window` and `keep` keep: the brute force (rows
-    /// of weight 0 too, as a table's kept rows are counted).
+    /// The first and last second of the rows of positive weight `window` and `keep` keep: the
+    /// brute force (the rows hold one of weight 0, the last, which draws nothing).
     static func range(_ window: TimeWindow, _ keep: (Row) -> Bool) -> ClosedRange<Int64>? {
-        let seconds = FilteredTableTests.rows.filter { window.contains($0.second) && keep($0) }.map(\.second)
+        let seconds = FilteredTableTests.rows.filter {
+            $0.point.intensity > 0 && window.contains($0.second) && keep($0)
+        }
+        .map(\.second)
         guard let low = seconds.min(), let high = seconds.max() else { return nil }
         return low...high
     }
@@ -41,6 +44,7 @@ import Testing
                 { [2, -1].contains($0.number) }
             ),
             ("../2024-05-01", [], { _ in true }),
+            ("../..", [], { _ in true }),
             ("2030-01-01/..", [CategorySelection(column: "kind", values: ["arson"])], { _ in false }),
         ]
         for (text, selections, keep) in cases {
@@ -49,6 +53,9 @@ import Testing
                 window: window, categories: selections, dictionaries: filters.facets.dictionaries)
             #expect(try filters.timeRange(keeping: filter) == Self.range(window, keep), "\(text) \(selections)")
         }
+        let last = try #require(FilteredTableTests.rows.last)
+        #expect(last.point.intensity == 0 && last.second == filters.facets.timeRange?.upperBound)
+        #expect(try filters.timeRange(keeping: .all)?.upperBound != last.second)
         // The statement holds neither the value nor the window: both are bound parameters.
         let kept = try filters.source.filtered(
             window: try TimeWindow(parsing: "2024-03-01/.."),

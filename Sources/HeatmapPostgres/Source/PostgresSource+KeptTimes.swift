@@ -2,13 +2,17 @@ import HeatmapCore
 
 extension PostgresSource {
     /// The first and last second of the rows this source draws (a filtered source's: those its
-    /// window and categories keep, their values bound parameters), or `nil` without a time
-    /// column or rows: ``filterFacets()``'s time statement alone, where an animation's open
-    /// ends close.
+    /// window and categories keep, their values bound parameters) of positive weight, as a
+    /// file's points are counted, or `nil` without a time column or such rows:
+    /// ``filterFacets()``'s time statement alone over them, where an animation's open ends close.
     ///
     /// - Throws: ``PostgresError`` when the database fails.
     package func keptTimeRange() throws(PostgresError) -> ClosedRange<Int64>? {
-        guard let statement = facetStatements().time else { return nil }
+        var drawn = layout
+        let positive = "\(layout.weight) > 0"
+        drawn.filter = layout.filter.map { "(\($0)) AND \(positive)" } ?? positive
+        let rows = PostgresSource(copying: self, pinnedChangeCount: pinnedChangeCount, layout: drawn)
+        guard let statement = rows.facetStatements().time else { return nil }
         return try inSnapshot { (connection) throws(PostgresError) in
             Self.secondsRange(try connection.execute(statement))
         }
