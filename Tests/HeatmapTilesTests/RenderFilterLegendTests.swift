@@ -32,6 +32,15 @@ import Testing
         return paths
     }
 
+    /// The files of the tests' two filters: `fraud` (`--category kind:fraud`), or the window
+    /// 2024-03-01/2024-07-01 of kinds theft and arson.
+    static func files(in folder: TemporaryFolder, filter name: String) throws -> (all: String, kept: String) {
+        let window = try TimeWindow(parsing: "2024-03-01/2024-07-01")
+        return try files(in: folder) { time, kind in
+            name == "fraud" ? kind == "fraud" : kind != "fraud" && window.contains(time)
+        }
+    }
+
     /// The legends `render` writes for `arguments` (zooms 9-12 into MBTiles).
     static func legends(_ arguments: [String], folder: TemporaryFolder) throws -> [String: TileLegend] {
         try render(arguments, folder: folder).legends
@@ -71,10 +80,7 @@ import Testing
     func followTheFilter(_ filter: [String], _ name: String) throws {
         let folder = try TemporaryFolder("render-filter-legend")
         defer { folder.remove() }
-        let window = try TimeWindow(parsing: "2024-03-01/2024-07-01")
-        let (all, kept) = try Self.files(in: folder) { time, kind in
-            name == "fraud" ? kind == "fraud" : kind != "fraud" && window.contains(time)
-        }
+        let (all, kept) = try Self.files(in: folder, filter: name)
         let filtered = try Self.legends([all] + filter, folder: folder)
         let wanted = try Self.legends([kept], folder: folder)
         let whole = try Self.legends([all], folder: folder)
@@ -128,10 +134,7 @@ import Testing
     func keptMetadata(_ filter: [String], _ name: String) throws {
         let folder = try TemporaryFolder("render-filter-kept")
         defer { folder.remove() }
-        let window = try TimeWindow(parsing: "2024-03-01/2024-07-01")
-        let (all, kept) = try Self.files(in: folder) { time, kind in
-            name == "fraud" ? kind == "fraud" : kind != "fraud" && window.contains(time)
-        }
+        let (all, kept) = try Self.files(in: folder, filter: name)
         func metadata(_ arguments: [String]) throws -> TileMetadata {
             let output = folder.file("meta-\(UUID().uuidString).mbtiles")
             let run = try Fixtures.heatmap(
