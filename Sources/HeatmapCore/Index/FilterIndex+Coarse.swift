@@ -111,46 +111,50 @@ extension FilterIndex {
         /// - Complexity: O(cells).
         func coarsened(to level: Int) -> CellList {
             let shift = UInt64(2 * level)
-            var keys: [UInt64] = []
-            var weights: [Double] = []
-            keys.reserveCapacity(self.keys.count)
-            weights.reserveCapacity(self.keys.count)
-            for i in self.keys.indices {
-                let cell = (self.keys[i] >> shift) << shift
-                if keys.last == cell {
-                    weights[weights.count - 1] += self.weights[i]
-                } else {
-                    keys.append(cell)
-                    weights.append(self.weights[i])
-                }
+            return CellList.written(capacity: keys.count) { add in
+                for i in keys.indices { add((keys[i] >> shift) << shift, weights[i]) }
             }
-            return CellList(keys: keys, weights: weights)
         }
 
         /// These cells and `other`'s, a cell in both once with the weights added.
         ///
         /// - Complexity: O(cells of both).
         func merged(with other: CellList) -> CellList {
-            var keys: [UInt64] = []
-            var weights: [Double] = []
-            keys.reserveCapacity(self.keys.count + other.keys.count)
-            weights.reserveCapacity(self.keys.count + other.keys.count)
-            var (i, j) = (0, 0)
-            while i < self.keys.count || j < other.keys.count {
-                if j == other.keys.count || (i < self.keys.count && self.keys[i] < other.keys[j]) {
-                    keys.append(self.keys[i])
-                    weights.append(self.weights[i])
-                    i += 1
-                } else if i == self.keys.count || other.keys[j] < self.keys[i] {
-                    keys.append(other.keys[j])
-                    weights.append(other.weights[j])
-                    j += 1
-                } else {
-                    keys.append(self.keys[i])
-                    weights.append(self.weights[i] + other.weights[j])
-                    i += 1
-                    j += 1
+            CellList.written(capacity: keys.count + other.keys.count) { add in
+                var (i, j) = (0, 0)
+                while i < keys.count || j < other.keys.count {
+                    if j == other.keys.count || (i < keys.count && keys[i] < other.keys[j]) {
+                        add(keys[i], weights[i])
+                        i += 1
+                    } else {
+                        add(other.keys[j], other.weights[j])
+                        j += 1
+                    }
                 }
+            }
+        }
+
+        /// The cells `body` adds in ascending order (at most `capacity`; a key equal to the last
+        /// one's adds its weight to that cell), written straight into their arrays.
+        private static func written(
+            capacity: Int, _ body: (_ add: (UInt64, Double) -> Void) -> Void
+        ) -> CellList {
+            var weights: [Double] = []
+            let keys = [UInt64](unsafeUninitializedCapacity: capacity) { keys, count in
+                weights = [Double](unsafeUninitializedCapacity: capacity) { weights, weighed in
+                    var n = 0
+                    body { key, weight in
+                        if n > 0 && keys[n - 1] == key {
+                            weights[n - 1] += weight
+                        } else {
+                            keys.initializeElement(at: n, to: key)
+                            weights.initializeElement(at: n, to: weight)
+                            n += 1
+                        }
+                    }
+                    weighed = n
+                }
+                count = weights.count
             }
             return CellList(keys: keys, weights: weights)
         }
