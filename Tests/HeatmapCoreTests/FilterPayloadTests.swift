@@ -100,6 +100,14 @@ import Testing
         let plain = try PointIndex(points: points)
         #expect(index.summaries.entries == plain.summaries.entries && index.summaries.ranges == plain.summaries.ranges)
         #expect(index.summaries.byteCount > 0)
+        // The coarse nodes from the cells the slabs' pass listed equal those from the slabs' keys.
+        let levels = FilterIndex.coarseLevels.filter { plain.cellCounts[$0] <= points.count / 2 }
+        let nodes = FilterIndex.coarseNodes(slabs: index.slabs, levels: levels)
+        #expect(!nodes.isEmpty && nodes.count == index.coarseNodes.count)
+        for (node, built) in zip(nodes, index.coarseNodes) {
+            #expect(node.slabs == built.slabs && node.level == built.level)
+            #expect(node.index.keys == built.index.keys && node.index.weights == built.index.weights)
+        }
     }
 
     @Test("a packed payload gives back the second, slab and code it was given")
