@@ -27,12 +27,14 @@ def both(entry: dict, ratio: str, cpu_ratio: str) -> str:
     return f"{entry[cpu_ratio]:.2f}x ({entry[ratio]:.2f}x)"
 
 
-def summary(filters: dict) -> None:
-    """The README's lines: each bound of issue 28 and the worst ratio measured against it."""
+def summary(filters: dict, machine: dict) -> None:
+    """The README's lines: each bound of issue 28 and the worst ratio measured against it, and the load."""
     build = filters["build"]
+    loads = machine.get("loadAverage", [])
+    load = f" (load {loads[0]:.1f} at the start)" if loads else ""
     worst = max(filters["tiles"], key=lambda t: cpu(t, "ratio", "cpuRatio"))
     zooms = sorted({int(t["tile"].split("/")[0]) for t in filters["tiles"]})
-    print(f"| filtered (`datetime=`) against plain, {build['points'] / 1e6:g}M points over a year | CPU (wall) | bound |")
+    print(f"| filtered (`datetime=`) against plain, {build['points'] / 1e6:g}M points over a year{load} | CPU (wall) | bound |")
     print("|---|---:|---:|")
     print(f"| tile, worst of {len(filters['windows'])} windows × zooms {zooms[0]}-{zooms[-1]} "
           f"({worst['window']}, z{worst['tile'].split('/')[0]}) | {both(worst, 'ratio', 'cpuRatio')} | 2x |")
@@ -50,7 +52,7 @@ def main() -> int:
         print(f"{path}: no filters section", file=sys.stderr)
         return 1
     if "--summary" in sys.argv[1:]:
-        summary(filters)
+        summary(filters, report.get("machine", {}))
         return 0
     build = filters["build"]
     points = build["points"]
