@@ -43,6 +43,12 @@ struct SummaryRead: Sendable {
         {
             use.cheaperByTime(split, codes: codes, level: level, first: first)
         }
+
+        /// How to read these rows inside the key ranges `codes` of `level` (see
+        /// ``TimeSummaryUse/route(_:codes:level:)``).
+        func route(codes: [(UInt64, UInt64)], level: Int) -> TimeSummaryUse.RowsRoute {
+            use.route(split, codes: codes, level: level)
+        }
     }
 
     /// Whether the pixel statement names each key range as parameters of its own, `OR`ed in
