@@ -106,6 +106,41 @@ import Testing
             #expect(chosen.contains("generate_series") && !chosen.contains("heatmap_time_summaries"), "\(chosen)")
             try PostgresSourceTests.expectSameTiles(asked, as: points, scales: [1, 2])
         }
+        // Whole buckets at level 24 (the world's tile) and partial days left: by key, the plain
+        // statement (and M(z)'s rows alone, its parameters untouched); by time, the summaries and one branch.
+        let edges = try TimeWindow(parsing: "2024-01-03T05:00:00Z/2024-02-20T07:00:00Z")
+        let world = try PixelSpace(zoom: 0, scale: 1)
+        let (keyed, timed) = (
+            try Self.forged(source, window: edges, cells: nil), try Self.forged(source, window: edges, cells: 1_000_000)
+        )
+        let whole = try #require(keyed.summaryRead(level: 24))
+        #expect(whole.buckets?.buckets.isEmpty == false && whole.remainder != nil)
+        #expect(keyed.readsRowsAlone(whole, level: 24, columns: 0..<256, rows: 0..<256))
+        #expect(
+            keyed.statement(space: world, columns: 0..<256, rows: 0..<256).0
+                == (try source.filtered(window: edges, categories: [])).withoutTimeSummaries().statement(
+                    space: world, columns: 0..<256, rows: 0..<256
+                ).0)
+        var parameters: [String?] = ["{0}", "{1}", "0"]
+        let cells = keyed.summaryCells(
+            level: 24, ranges: [Int64.min...(-1), 0...Int64.max], wholeWorld: true, parameters: &parameters
+        ) { _ in "" }
+        #expect(cells == nil && parameters.count == 3)
+        let both = timed.statement(space: world, columns: 0..<256, rows: 0..<256).0
+        #expect(both.contains("_tcells") && both.contains("AT TIME ZONE") && !both.contains("generate_series"))
+        let edgePoints = FilteredTableTests.kept(window: edges)
+        try PostgresSourceTests.expectSameTiles(keyed, as: edgePoints, scales: [1])
+        try PostgresSourceTests.expectSameTiles(timed, as: edgePoints, scales: [1])
+        // No days' summaries (8-day blocks at level 24): a window whose days left hold at most a
+        // quarter of its rows reads its blocks; one whose days left hold more reads the rows.
+        func blocks(_ text: String) throws -> SummaryRead? {
+            var layout = try Self.forged(source, window: try TimeWindow(parsing: text), cells: nil).layout
+            layout.timeSummaries?.state.finest = [25, 24, 24, 24]
+            return PostgresSource(copying: source, pinnedChangeCount: nil, layout: layout).summaryRead(level: 24)
+        }
+        let mostly = try #require(try blocks("2024-01-03/2024-02-20"))
+        #expect(mostly.buckets?.fewDaysLeft == false && mostly.buckets?.buckets.count == 5)
+        #expect(try blocks("2024-01-03/2024-01-20") == nil)
         // Counts read before a DELETE and an INSERT by hand: stale, they only choose a route.
         let window = try TimeWindow(parsing: texts[0])
         let stale = [nil, 1_000_000, 40].map { try? Self.forged(source, window: window, cells: $0) }

@@ -37,6 +37,9 @@ extension PostgresSource {
             var rows = (statements: [String](), parameters: [String?](), shared: values)
             if let remainder = read.remainder {
                 let route = remainder.route(codes: Self.readCodes(columns: columns, rows: pixelRows), level: level)
+                // By key, the rows left are the tile's rows of all times: the plain statement reads
+                // the same, without the summaries.
+                if route == .byKey { return rowStatement(units: units, space: space) }
                 rows = remainderRows(
                     remainder, route: route, codes: codes, level: level, units: units, space: space,
                     fresh: (fresh, values))
@@ -91,11 +94,11 @@ extension PostgresSource {
     }
 
     /// Whether the pixels `columns` × `rows` of `level`, which `read` would serve, are read
-    /// from the rows alone, as without summaries: a time window no bucket of which is whole
-    /// there, its rows read by key (``TimeSummaryUse/route(_:codes:level:)``).
+    /// from the rows alone, as without summaries: a time window whose rows left to the rows
+    /// are read by key (``TimeSummaryUse/route(_:codes:level:)``), or no bucket of which is whole.
     func readsRowsAlone(_ read: SummaryRead, level: Int, columns: Range<Int>, rows: Range<Int>) -> Bool {
-        guard read.buckets?.buckets.isEmpty == true else { return false }
-        guard let remainder = read.remainder else { return true }
+        guard let buckets = read.buckets else { return false }
+        guard let remainder = read.remainder else { return buckets.buckets.isEmpty }
         return remainder.route(codes: Self.readCodes(columns: columns, rows: rows), level: level) == .byKey
     }
 
@@ -104,8 +107,9 @@ extension PostgresSource {
     /// beyond them), as the counts estimate their rows.
     static func readCodes(columns: Range<Int>, rows: Range<Int>) -> [(UInt64, UInt64)] {
         KeyRanges.decomposed(
-            columns: UInt64(columns.lowerBound)..<UInt64(columns.upperBound),
-            rows: UInt64(rows.lowerBound)..<UInt64(rows.upperBound)
+            columns: UInt64(
+                clamping: columns.lowerBound)..<UInt64(clamping: max(columns.lowerBound, columns.upperBound)),
+            rows: UInt64(clamping: rows.lowerBound)..<UInt64(clamping: max(rows.lowerBound, rows.upperBound))
         ).map { (UInt64(bitPattern: $0.lowerBound), UInt64(bitPattern: $0.upperBound)) }
     }
 
@@ -151,6 +155,17 @@ extension PostgresSource {
     ) -> String? {
         let summarized = min(level, CellSummaries.levels.upperBound)
         guard let read = summaryRead(level: summarized) else { return nil }
+        // The key ranges' codes at the summaries' level: a range is whole cells of it or coarser
+        // (a cell lies in one key range).
+        let codes = ranges.map { range in
+            (
+                UInt64(bitPattern: range.lowerBound) >> UInt64(2 * summarized),
+                UInt64(bitPattern: range.upperBound) >> UInt64(2 * summarized)
+            )
+        }
+        let route = read.remainder?.route(codes: codes, level: summarized)
+        // By key, the rows left are the area's rows of all times: the rows alone read the same.
+        if route == .byKey { return nil }
         var conditions: [String] = []
         var stale: String?
         if let (fresh, values) = read.fresh(name: layout.qualifiedName, level: summarized, first: parameters.count + 1)
@@ -163,14 +178,6 @@ extension PostgresSource {
         conditions.append("level = $\(parameters.count)::int2")
         let buckets = read.bucketItem(first: parameters.count + 1)
         parameters += read.bucketArrays
-        // The key ranges' codes at the summaries' level: a range is whole cells of it or coarser
-        // (a cell lies in one key range).
-        let codes = ranges.map { range in
-            (
-                UInt64(bitPattern: range.lowerBound) >> UInt64(2 * summarized),
-                UInt64(bitPattern: range.upperBound) >> UInt64(2 * summarized)
-            )
-        }
         parameters.append("{" + codes.map { "\($0.0)" }.joined(separator: ",") + "}")
         parameters.append("{" + codes.map { "\($0.1)" }.joined(separator: ",") + "}")
         conditions += [read.bucketCondition, "key BETWEEN k.low AND k.high", "weight > 0"].compactMap { $0 }
@@ -194,8 +201,7 @@ extension PostgresSource {
                 "SELECT c.x >> \(up) AS cx, c.y >> \(up) AS cy, c.weight AS w FROM \(from) CROSS JOIN LATERAL "
                     + "(SELECT x, y, weight FROM \(read.table) WHERE \(conditions.joined(separator: " AND ")) OFFSET 0) c"
             ]
-            if let remainder = read.remainder, let fresh = conditions.first {
-                let route = remainder.route(codes: codes, level: summarized)
+            if let remainder = read.remainder, let route, let fresh = conditions.first {
                 var choice: String?
                 if route == .inStatement {
                     let made = remainder.cheaperByTime(codes: codes, level: summarized, first: parameters.count + 1)

@@ -17,6 +17,12 @@ struct TimeSummaryUse: Sendable, Hashable {
         return TimeBuckets(start: start, end: end, days: state.days, usable: usable)
     }
 
+    /// The rows on the window's days, as the summaries counted them (a partial day whole).
+    var windowRows: Int {
+        let whole = TimeBuckets(start: start, end: end, days: state.days, usable: [])
+        return state.rows(onDays: whole?.rowDays(inside: state.days) ?? [])
+    }
+
     /// The condition that the row's time lies in one of `split`'s intervals, in the terms of
     /// `T_time`, a B-tree on the time read as UTC (`"t" AT TIME ZONE 'UTC'`, immutable): only
     /// these statements can use it, so it never takes the place of the key's B-tree in a

@@ -2,8 +2,8 @@
 /// (`<table>_tcells`), for a table `import` made with `--time`: a time-filtered tile or M(z)
 /// cell question at a coarse level reads one row a cell and bucket for the whole buckets of its
 /// window, and the rows only for the rest of it (through `<table>_time`, the B-tree on the
-/// time, or the key's, whichever these summaries count fewer rows in: see
-/// ``TimeSummaryUse/cheaperByTime(_:codes:level:first:)``), rather than every row under the tile.
+/// time, or the key's, whichever the counts say costs less: see
+/// ``TimeSummaryUse/route(_:codes:level:)``), rather than every row under the tile.
 ///
 /// Buckets are days since 1970-01-01 UTC (`floor(seconds / 86400)`) and the aligned blocks of
 /// 2^``spans`` days above them (8, 64 and 512 days): a window is whole blocks of the coarsest
