@@ -9,8 +9,8 @@ struct AnimationArguments {
 
     static let help = """
           --step STEP        animate: one frame every STEP (1h, 1d, 1w, 1mo: calendar months, UTC) over
-                             --datetime START/END (an open end is the data's first or last time), written
-                             as an APNG; needs --time COL
+                             --datetime START/END (an open end is the first or last time of the points
+                             the window and --category keep), written as an APNG; needs --time COL
           --window LENGTH    the time each frame shows (default: the step), such as 7d
         """
 

@@ -50,4 +50,19 @@ extension FilterArguments {
         data.filters = try PostgresArguments.filters(source)
         return try heatmap(name: name, settings: settings, filters: filters, data: data)
     }
+
+    /// The heatmap of the points `layer`'s filters keep (``ServedLayer/keptHeatmap()``, the
+    /// intensities `tile --format intensity` writes and `info` finds M(z) of), or `nil` when
+    /// they keep none of positive weight.
+    ///
+    /// - Throws: ``CommandError`` (64) naming what the data lack, else the data's failure.
+    static func kept(_ layer: ServedLayer) throws(CommandError) -> HeatmapTileLayer? {
+        do {
+            return try layer.keptHeatmap()
+        } catch .invalidFilter(let message) {
+            throw .usage(message)
+        } catch {
+            throw CommandError(error.description)
+        }
+    }
 }

@@ -1,4 +1,3 @@
-import HeatmapCore
 import HeatmapKit
 
 /// The filters every drawing command takes, settings of ``SettingsSchema`` like `--radius`:
@@ -34,46 +33,5 @@ enum FilterArguments {
                     + "categories); draw the sum, or filter the file first")
         }
         return filters
-    }
-
-    /// The views of a file's points by filter.
-    ///
-    /// - Throws: ``CommandError`` when the file was read without time or category columns.
-    static func views(_ file: PointFile, settings: HeatmapSettings) throws(CommandError) -> FilteredLayers {
-        try views(file.filters, settings: settings)
-    }
-
-    /// The views of data by filter (a file's points, a table's rows).
-    ///
-    /// - Throws: ``CommandError`` when the data were read without time or category columns.
-    static func views(_ filters: (any FilterSource)?, settings: HeatmapSettings) throws(CommandError)
-        -> FilteredLayers
-    {
-        guard let filters else {
-            throw .usage("the filters need the points' --time COL or --categories COL")
-        }
-        return FilteredLayers(source: filters, settings: settings, capacity: 1)
-    }
-
-    /// The filter `request` resolves to over `views`' data.
-    ///
-    /// - Throws: ``CommandError`` (64) naming a column or value the data do not have.
-    static func filter(_ request: LayerFilterRequest, views: FilteredLayers) throws(CommandError) -> PointFilter {
-        do {
-            return try request.resolved(against: views.facets)
-        } catch {
-            throw .usage(error.description)
-        }
-    }
-
-    /// The layer drawing `filter`'s points, or `nil` when it keeps none of positive weight.
-    ///
-    /// - Throws: ``CommandError`` from the data.
-    static func kept(_ filter: PointFilter, views: FilteredLayers) throws(CommandError) -> HeatmapTileLayer? {
-        do {
-            return try views.layer(for: filter)
-        } catch {
-            throw CommandError(error.description)
-        }
     }
 }

@@ -16,6 +16,9 @@ extension ImageCommand {
             prepared = try HeatmapAnimation.prepare(
                 filter ?? LayerFilterRequest(), step: animation.step, window: animation.window, viewport: viewport,
                 source: index, whole: whole, settings: settings, base: base)
+        } catch let error as FramePlanError where error.kind == .keepsNothing {
+            // A valid request with nothing to draw: no file, as `tile` writes none for no tile.
+            throw CommandError("\(error.message); nothing was written")
         } catch let error as FramePlanError {
             throw .usage("--datetime \(filter?.window ?? .all), --step \(animation.step): \(error.message)")
         } catch let error as FilterError {

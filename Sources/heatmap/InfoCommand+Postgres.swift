@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapServer
 
 extension InfoCommand {
     /// The report on a table, as printed with `--json`.
@@ -39,12 +40,14 @@ extension InfoCommand {
         let source = try PostgresArguments.source(connection, table)
         var layer = HeatmapTileLayer(source: source, settings: settings)
         let filters = try PostgresArguments.filters(source)
-        if let filter {
-            let views = try FilterArguments.views(filters, settings: settings)
-            let resolved = try FilterArguments.filter(filter, views: views)
+        if let given = self.filters, let filter {
+            // The one heatmap with filters, over the facets read once (the report lists them).
+            var data = LayerData(source: source, count: 0, bounds: nil)
+            data.filters = filters
+            let served = try FilterArguments.heatmap(name: "info", settings: settings, filters: given, data: data)
             // No row kept: M(z) is 0 at every zoom. With scale-of=all: every row's.
             if filter.scale == .filter {
-                layer = try FilterArguments.kept(resolved, views: views) ?? HeatmapTileLayer(settings: settings)
+                layer = try FilterArguments.kept(served) ?? HeatmapTileLayer(settings: settings)
             }
         }
         let summary: PostgresTableSummary

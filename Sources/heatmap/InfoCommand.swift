@@ -1,6 +1,7 @@
 import Foundation
 import HeatmapKit
 import HeatmapPostgres
+import HeatmapServer
 
 /// `heatmap info DATA [options]`: what a points file holds, and M(z) for chosen zooms.
 struct InfoCommand {
@@ -40,7 +41,9 @@ struct InfoCommand {
     var radiusLatitude: Double?
     var postgres: (ConnectionString, PostgresTable)?
     /// `--datetime`, `--category`, `--scale-of`: M(z) of the points kept, or `nil`.
-    var filter: LayerFilterRequest?
+    var filters: SettingOverrides?
+    /// The filters' request, or `nil`.
+    var filter: LayerFilterRequest? { filters?.filter }
 
     init(_ arguments: [String]) throws(CommandError) {
         let list = try ArgumentList(
@@ -72,7 +75,7 @@ struct InfoCommand {
         json = list.flag("json")
         (radiusMeters, radiusLatitude) = try Self.meters(list, given: given)
         percentile = given.maximumPercentile
-        filter = try FilterArguments.request(list, options: options, settings: given)
+        filters = try FilterArguments.given(list, options: options, settings: given)
         if filter != nil, percentile != nil {
             throw .usage("--max-percentile is of every point; it does not take --datetime or --category yet")
         }
@@ -123,12 +126,12 @@ struct InfoCommand {
         let file = try DataArguments.read(dataPath, options: options)
         let report = file.report
         var layer = HeatmapTileLayer(index: file.index, settings: settings)
-        if let filter {
-            let views = try FilterArguments.views(file, settings: settings)
-            let resolved = try FilterArguments.filter(filter, views: views)
+        if let filters, let filter {
+            // The one heatmap with filters that serve, render, tile and image draw, checked.
+            let served = try FilterArguments.heatmap(file, name: "info", settings: settings, filters: filters)
             // No point kept: M(z) is 0 at every zoom. With scale-of=all: every point's.
             if filter.scale == .filter {
-                layer = try FilterArguments.kept(resolved, views: views) ?? HeatmapTileLayer(settings: settings)
+                layer = try FilterArguments.kept(served) ?? HeatmapTileLayer(settings: settings)
             }
         }
         let values = try normalizations(layer)

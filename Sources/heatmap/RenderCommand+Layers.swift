@@ -59,19 +59,28 @@ extension RenderCommand {
     }
 
     /// A heatmap's metadata: its points' extent and count, its settings, each zoom's legend (of
-    /// the points its filters keep), and its filters (`filter` in the options, and in the
-    /// description, which counts every point read: a file's kept points are not counted).
+    /// the points its filters keep), and its filters: `filter` and `kept` (the points they keep
+    /// that weigh something, see ``ServedLayer/keptExtent()``) in the options, the bounds
+    /// theirs, and the description saying how many of the points read they keep, as a
+    /// table's render says it of its rows.
     func metadata(_ layer: ServedLayer) throws(CommandError) -> TileMetadata {
         let data = layer.current.data
-        let centre = data.bounds.map { ($0.south + $0.north) / 2 } ?? 0
         var options = recorded
         options["points"] = String(data.count)
         let filter = layer.filterDefaults.filter?.query
+        let kept: (count: Int, bounds: PointBounds?)?
+        do {
+            kept = try layer.keptExtent()
+        } catch {
+            throw CommandError("counting the points the filters keep: \(error.description)")
+        }
         if let filter { options["filter"] = filter }
+        if let kept { options["kept"] = String(kept.count) }
+        let bounds = kept?.bounds ?? data.bounds
         return metadata(
-            bounds: data.bounds, points: data.count, centreLatitude: centre,
+            bounds: bounds, points: data.count, centreLatitude: bounds.map { ($0.south + $0.north) / 2 } ?? 0,
             source: layer.source.isEmpty ? layer.name : LayerArguments.layerName(layer.source), options: options,
-            legends: try legends(layer), settings: layer.settings, filter: filter.map { ($0, nil) })
+            legends: try legends(layer), settings: layer.settings, filter: filter.map { ($0, kept?.count) })
     }
 
     /// The metadata of any other layer (a stack, an archive, a URL layer): the area rendered,

@@ -32,6 +32,15 @@ import Testing
         return paths
     }
 
+    /// The files of the tests' two filters: `fraud` (`--category kind:fraud`), or the window
+    /// 2024-03-01/2024-07-01 of kinds theft and arson.
+    static func files(in folder: TemporaryFolder, filter name: String) throws -> (all: String, kept: String) {
+        let window = try TimeWindow(parsing: "2024-03-01/2024-07-01")
+        return try files(in: folder) { time, kind in
+            name == "fraud" ? kind == "fraud" : kind != "fraud" && window.contains(time)
+        }
+    }
+
     /// The legends `render` writes for `arguments` (zooms 9-12 into MBTiles).
     static func legends(_ arguments: [String], folder: TemporaryFolder) throws -> [String: TileLegend] {
         try render(arguments, folder: folder).legends
@@ -71,10 +80,7 @@ import Testing
     func followTheFilter(_ filter: [String], _ name: String) throws {
         let folder = try TemporaryFolder("render-filter-legend")
         defer { folder.remove() }
-        let window = try TimeWindow(parsing: "2024-03-01/2024-07-01")
-        let (all, kept) = try Self.files(in: folder) { time, kind in
-            name == "fraud" ? kind == "fraud" : kind != "fraud" && window.contains(time)
-        }
+        let (all, kept) = try Self.files(in: folder, filter: name)
         let filtered = try Self.legends([all] + filter, folder: folder)
         let wanted = try Self.legends([kept], folder: folder)
         let whole = try Self.legends([all], folder: folder)
@@ -117,5 +123,44 @@ import Testing
             #expect(filtered[key]?.normalization == "fixed", "z \(zoom)")
             #expect(filtered[key]?.maximum == whole[key]?.maximum, "z \(zoom)")
         }
+    }
+
+    @Test(
+        "a filtered render of a file records kept= and the kept points' extent, as a table's does",
+        arguments: [
+            (["--category", "kind:fraud"], "fraud"),
+            (["--datetime", "2024-03-01/2024-07-01", "--category", "kind:theft,arson"], "window"),
+        ])
+    func keptMetadata(_ filter: [String], _ name: String) throws {
+        let folder = try TemporaryFolder("render-filter-kept")
+        defer { folder.remove() }
+        let (all, kept) = try Self.files(in: folder, filter: name)
+        func metadata(_ arguments: [String]) throws -> TileMetadata {
+            let output = folder.file("meta-\(UUID().uuidString).mbtiles")
+            let run = try Fixtures.heatmap(
+                ["render"] + arguments + ["--time", "when", "--categories", "kind", "--zoom", "9-10"]
+                    + ["--output", output, "--quiet"])
+            #expect(run.status == 0, "\(run.standardError)")
+            return try TileArchive.open(output).metadata
+        }
+        let filtered = try metadata([all] + filter)
+        let wanted = try metadata([kept])
+        // Brute force: the rows of the kept file (all of positive weight).
+        let rows = try String(contentsOfFile: kept, encoding: .utf8).split(separator: "\n").count - 1
+        #expect(rows > 50 && rows < 1200)
+        #expect(filtered.options["kept"] == String(rows))
+        #expect(filtered.options["points"] == "1200")
+        let query = try #require(filtered.options["filter"])
+        #expect(
+            filtered.description.hasPrefix("Heatmap of \(rows) of 1200 points from all that \(query) keeps ("),
+            "\(filtered.description)")
+        // The kept points' extent as the index holds them: the kept file's as read, to 1e-6°.
+        for (found, want) in [
+            (filtered.bounds.south, wanted.bounds.south), (filtered.bounds.west, wanted.bounds.west),
+            (filtered.bounds.north, wanted.bounds.north), (filtered.bounds.east, wanted.bounds.east),
+        ] {
+            #expect(abs(found - want) <= 1e-6, "\(filtered.bounds) against \(wanted.bounds)")
+        }
+        #expect(filtered.bounds != (try metadata([all])).bounds)
     }
 }

@@ -16,19 +16,21 @@ import Testing
         return try TileArchive.open(output).metadata
     }
 
-    @Test("a filtered render's description and options name its filters; the points counted are all those read")
+    @Test("a filtered render's description and options name its filters and count the points kept of those read")
     func filteredFile() throws {
         let folder = try TemporaryFolder("render-filter-metadata")
         defer { folder.remove() }
-        let (all, _) = try RenderFilterLegendTests.files(in: folder) { _, _ in false }
+        let (all, kept) = try RenderFilterLegendTests.files(in: folder, filter: "window")
+        let rows = try String(contentsOfFile: kept, encoding: .utf8).split(separator: "\n").count - 1
         let filtered = try Self.metadata(
             [all, "--datetime", "2024-03-01/2024-07-01", "--category", "kind:theft,arson"], folder: folder)
         let query = "datetime=2024-03-01T00:00:00Z%2F2024-07-01T00:00:00Z&category=kind:theft,arson"
         #expect(filtered.options["filter"] == query)
         #expect(filtered.options["points"] == "1200")
-        #expect(filtered.description.hasPrefix("Heatmap of the points from all that \(query) keeps (of 1200 read) ("))
+        #expect(filtered.options["kept"] == String(rows))
+        #expect(filtered.description.hasPrefix("Heatmap of \(rows) of 1200 points from all that \(query) keeps ("))
         let whole = try Self.metadata([all], folder: folder)
-        #expect(whole.options["filter"] == nil)
+        #expect(whole.options["filter"] == nil && whole.options["kept"] == nil)
         #expect(whole.description.hasPrefix("Heatmap of 1200 points from all ("))
     }
 

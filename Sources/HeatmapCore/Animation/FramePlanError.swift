@@ -12,6 +12,9 @@ package struct FramePlanError: Error, CustomStringConvertible, Sendable, Hashabl
         case badInterval
         /// The step makes more than ``FramePlan/maximumFrameCount`` frames over the interval.
         case tooManyFrames
+        /// The interval has an open end and its filters keep no point to close it on: there is
+        /// nothing to animate (the server's 204).
+        case keepsNothing
     }
 
     /// The broad cause.

@@ -37,6 +37,33 @@ package struct FilteredPoints: Sendable {
     /// The sum of the weights kept.
     package var totalWeight: Double { parts.reduce(0) { $0 + $1.totalWeight } }
 
+    /// The points kept that weigh something (those drawn): their number, and indexes holding
+    /// exactly them, for their extent (``PointIndex/latitudeRange``,
+    /// ``PointIndex/longitudeInterval(of:)``). A point of weight 0 in the data is not counted:
+    /// it draws nothing, and a slab the filter cuts to such points alone is left out of `parts`.
+    /// A part holding none is given as it is; one holding some, as a copy without them.
+    ///
+    /// - Complexity: O(points kept), a pass over their weights, and O(k) to copy a part
+    ///   holding points of weight 0 (k its points).
+    package var drawnPoints: (count: Int, indexes: [PointIndex]) {
+        var count = 0
+        var indexes: [PointIndex] = []
+        for part in parts {
+            let positive = part.weights.reduce(0) { $0 + ($1 > 0 ? 1 : 0) }
+            count += positive
+            if positive == part.count {
+                indexes.append(part)
+            } else if positive > 0 {
+                let kept = part.weights.indices.filter { part.weights[$0] > 0 }
+                indexes.append(
+                    PointIndex(
+                        sortedKeys: kept.map { part.keys[$0] }, weights: kept.map { part.weights[$0] },
+                        summarised: false))
+            }
+        }
+        return (count, indexes)
+    }
+
     /// The memory the masked copies hold, in bytes (the slabs kept whole are shared).
     package var byteCount: Int { parts.reduce(0) { $0 + $1.byteCount } }
 

@@ -12,6 +12,12 @@ package protocol FilterSource: Sendable {
     ///
     /// - Throws: ``HeatmapError`` when the source cannot answer (a database lost, say).
     func filteredSource(by filter: PointFilter) throws(HeatmapError) -> FilteredSource
+
+    /// The first and last second of the points `filter` keeps, or `nil` when it keeps none:
+    /// where an animation's open ends close (a category's first and last point, not the data's).
+    ///
+    /// - Throws: ``HeatmapError`` when the source cannot answer (a database lost, say).
+    func timeRange(keeping filter: PointFilter) throws(HeatmapError) -> ClosedRange<Int64>?
 }
 
 /// The points a filter keeps, as a source of weights.

@@ -50,6 +50,13 @@ extension LiveFilterIndex: FilterSource {
         return FilterFacets(timeRange: range, dictionaries: added.dictionaries)
     }
 
+    /// The first and last second of the points `filter` keeps, of the file and of those added.
+    package func timeRange(keeping filter: PointFilter) -> ClosedRange<Int64>? {
+        let ranges = [base.timeRange(keeping: filter), added?.timeRange(keeping: filter)].compactMap { $0 }
+        guard let low = ranges.map(\.lowerBound).min(), let high = ranges.map(\.upperBound).max() else { return nil }
+        return low...high
+    }
+
     /// The points `filter` keeps of the file and of those added, drawn as one.
     package func filteredSource(by filter: PointFilter) -> FilteredSource {
         var points = base.filtered(by: filter)

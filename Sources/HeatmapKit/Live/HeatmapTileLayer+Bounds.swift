@@ -17,10 +17,20 @@ extension HeatmapTileLayer {
         } else {
             return nil
         }
+        return PointBounds(of: indexes)
+    }
+}
+
+extension PointBounds {
+    /// The extent of `indexes`' points as they hold them (within 1e-7° of the points given;
+    /// `west > east` across the antimeridian), or `nil` without points.
+    ///
+    /// - Complexity: O(n), a pass over the points.
+    package init?(of indexes: [PointIndex]) {
         let latitudes = indexes.compactMap(\.latitudeRange)
         guard let south = latitudes.map(\.lowerBound).min(), let north = latitudes.map(\.upperBound).max(),
             let longitudes = PointIndex.longitudeInterval(of: indexes)
         else { return nil }
-        return PointBounds(south: south, west: longitudes.west, north: north, east: longitudes.east)
+        self.init(south: south, west: longitudes.west, north: north, east: longitudes.east)
     }
 }

@@ -24,15 +24,8 @@ package struct PostgresFilters: FilterSource {
     ///
     /// - Throws: ``HeatmapError`` for the database's failure (a 503 when served).
     package func filteredSource(by filter: PointFilter) throws(HeatmapError) -> FilteredSource {
-        var selections: [CategorySelection] = []
-        for (column, mask) in filter.masks.enumerated() {
-            guard let mask, column < facets.dictionaries.count else { continue }
-            let dictionary = facets.dictionaries[column]
-            let values = mask.indices.filter { mask[$0] && $0 < dictionary.values.count }.map { dictionary.values[$0] }
-            selections.append(CategorySelection(column: dictionary.column, values: values))
-        }
         do {
-            let kept = try source.filtered(window: filter.window, categories: selections)
+            let kept = try source.filtered(window: filter.window, categories: selections(filter))
             let space = try PixelSpace(zoom: 0, scale: 1)
             let world = PixelRect(x: 0, y: 0, width: space.worldSize, height: space.worldSize)
             let empty = try !kept.holdsWeight(in: world, space: space)
@@ -40,5 +33,29 @@ package struct PostgresFilters: FilterSource {
         } catch {
             throw HeatmapError(sourceError: error)
         }
+    }
+
+    /// The first and last second of the rows `filter` keeps (``PostgresSource/keptTimeRange()``
+    /// of the source pushing it down: one statement, its values bound).
+    ///
+    /// - Throws: ``HeatmapError`` for the database's failure (a 503 when served).
+    package func timeRange(keeping filter: PointFilter) throws(HeatmapError) -> ClosedRange<Int64>? {
+        do {
+            return try source.filtered(window: filter.window, categories: selections(filter)).keptTimeRange()
+        } catch {
+            throw HeatmapError(sourceError: error)
+        }
+    }
+
+    /// The category selections of `filter`'s masks: the values of the codes each keeps.
+    private func selections(_ filter: PointFilter) -> [CategorySelection] {
+        var selections: [CategorySelection] = []
+        for (column, mask) in filter.masks.enumerated() {
+            guard let mask, column < facets.dictionaries.count else { continue }
+            let dictionary = facets.dictionaries[column]
+            let values = mask.indices.filter { mask[$0] && $0 < dictionary.values.count }.map { dictionary.values[$0] }
+            selections.append(CategorySelection(column: dictionary.column, values: values))
+        }
+        return selections
     }
 }

@@ -21,14 +21,7 @@ extension PostgresSource {
         let statements = facetStatements()
         return try inSnapshot { (connection) throws(PostgresError) in
             var range: ClosedRange<Int64>?
-            if let time = statements.time {
-                let found = try connection.execute(time)
-                if let low = found.text(0, 0).flatMap(Double.init), let high = found.text(0, 1).flatMap(Double.init),
-                    let first = Int64(exactly: low.rounded(.down)), let last = Int64(exactly: high.rounded(.down))
-                {
-                    range = first...last
-                }
-            }
+            if let time = statements.time { range = Self.secondsRange(try connection.execute(time)) }
             var dictionaries: [CategoryDictionary] = []
             for (column, statement) in zip(layout.categories, statements.categories) {
                 let found = try connection.execute(statement)

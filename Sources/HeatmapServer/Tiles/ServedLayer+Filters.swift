@@ -93,6 +93,21 @@ extension ServedLayer {
         return try views.layer(for: resolved)
     }
 
+    /// The points the layer's filters keep that weigh something (those its tiles draw; a point
+    /// of weight 0 is not counted), with live points added: their number and extent (`nil`
+    /// for none), for `render`'s metadata as a table's kept rows give them. `nil` without
+    /// filters, or for data whose kept points are not in memory (a table counts its own).
+    ///
+    /// - Throws: ``HeatmapError`` naming what the data lack, or the data's failure.
+    /// - Complexity: O(points kept), and the filter's masked copies built again.
+    package func keptExtent() throws(HeatmapError) -> (count: Int, bounds: PointBounds?)? {
+        guard let filter = filterDefaults.filter else { return nil }
+        let (views, resolved) = try resolve(filter, drawing: settings)
+        guard let points = try views.source.filteredSource(by: resolved).source as? FilteredPoints else { return nil }
+        let drawn = points.drawnPoints
+        return (drawn.count, PointBounds(of: drawn.indexes))
+    }
+
     /// Checks that `filter` applies to the data with `settings` over the layer's own (for the
     /// command's `render`, before it writes anything).
     ///

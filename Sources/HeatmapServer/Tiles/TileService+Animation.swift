@@ -15,16 +15,25 @@ extension TileService {
     ///
     /// 400 naming the value for a step or window that does not parse, a reversed interval,
     /// more than 10,000 frames or more pixels than ``HeatmapAnimation/maximumPixels`` in all, a
-    /// category the data lack, or a layer that is not a heatmap with times.
+    /// category the data lack, or a layer that is not a heatmap with times. 204 for an open
+    /// end that the filters keep no point to close on (a filter selecting nothing, as a tile's);
+    /// 503 when the database fails. Checked on the render pool, like the drawing.
     func staticAnimation(_ request: HTTPRequest, name: String, viewport: Viewport, route: Route) -> HTTPReply {
-        let prepared: HeatmapAnimation.Prepared
-        do {
-            prepared = try prepareAnimation(request, name: name, viewport: viewport)
-        } catch {
-            return finish(.text(error.status, error.message), route: route)
-        }
-        return .deferred { [self] completion in
+        // Off the I/O loop: closing an open end on a category's points reads the index or the table.
+        .deferred { [self] completion in
             renderPool.async { [self] in
+                let prepared: HeatmapAnimation.Prepared
+                do throws(LookupFailure) {
+                    prepared = try prepareAnimation(request, name: name, viewport: viewport)
+                } catch  where error.status == .noContent {
+                    // An open end that the filters keep no point to close on: nothing, as for a tile.
+                    return completion(decorate(HTTPResponse(status: .noContent), route: route))
+                } catch  where error.status == .serviceUnavailable {
+                    return completion(
+                        decorate(failureResponse(RenderFailure(status: 503, message: error.message)), route: route))
+                } catch {
+                    return completion(decorate(.text(error.status, error.message), route: route))
+                }
                 completion(
                     decorate(encode(prepared, name: name, request: request, scale: viewport.scale), route: route))
             }
@@ -80,9 +89,17 @@ extension TileService {
             return prepared
         } catch let error as LookupFailure {
             throw error
+        } catch let error as FramePlanError where error.kind == .keepsNothing {
+            throw LookupFailure(status: .noContent, message: error.message)
         } catch let error as FramePlanError {
             throw LookupFailure(status: .badRequest, message: "datetime, step=\(step): \(error.message)")
         } catch {
+            // The database failing (closing an open end reads it): a 503 to retry, as for a tile.
+            if let failure = sourceFailure(error, layer: name) {
+                throw LookupFailure(
+                    status: failure.status == 503 ? .serviceUnavailable : .internalServerError, message: failure.message
+                )
+            }
             throw LookupFailure(status: .badRequest, message: "\(error)")
         }
     }
