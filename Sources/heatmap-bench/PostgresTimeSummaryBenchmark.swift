@@ -61,7 +61,11 @@ enum PostgresTimeSummaryBenchmark {
                     let rect = PixelRect(tileX: x, y: y, in: space)
                     let recorder = QueryRecorder()
                     _ = recorder.intensity(in: rect, space: space, kernel: GaussianKernel(radius: 20 * scale))
-                    if let query = recorder.queries.withLock({ $0 }).first {
+                    // The largest of the tile's queries (the first may be a strip across the antimeridian).
+                    let queries = recorder.queries.withLock { $0 }
+                    if let query = queries.max(by: {
+                        $0.columns.count * $0.rows.count < $1.columns.count * $1.rows.count
+                    }) {
                         let (statement, plan) = try summaries.explained(query)
                         report.plans.append(
                             .init(tile: "\(zoom)/\(x)/\(y)@\(scale)x", filter: label, statement: statement, plan: plan))

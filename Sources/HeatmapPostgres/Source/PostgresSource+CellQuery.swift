@@ -56,7 +56,7 @@ extension PostgresSource {
         let sql =
             summaryCells(
                 level: level, ranges: ranges, wholeWorld: query.area == nil, parameters: &parameters, rows: rows)
-            ?? rows(nil)
+            ?? windowCells(level: level, ranges: ranges) ?? rows(nil)
         let limited = query.limit.map { "SELECT * FROM (\(sql)) t ORDER BY w DESC LIMIT \($0)" } ?? sql
         // Run with the hash aggregate off (see ``Turns/sortAggregates(_:on:)``).
         let result = try connection.execute(limited, parameters, binary: true)

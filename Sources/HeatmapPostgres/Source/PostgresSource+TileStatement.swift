@@ -50,7 +50,9 @@ extension PostgresSource {
         else { return nil }
         // Where summaries may answer, the one statement over summaries or rows; the cell
         // summaries' statement only from their finest level (the rows answer it below).
-        if let level = query.space.pixelLevel, let read = summaryRead(level: level) {
+        if let level = query.space.pixelLevel, let read = summaryRead(level: level),
+            !readsRowsAlone(read, level: level, columns: query.columns, rows: query.rows)
+        {
             guard read.freshness == .cells,
                 level < (try hooks.tileStatements.finestLevel(of: layout.qualifiedName, on: connection))
             else { return nil }

@@ -30,8 +30,8 @@ struct SummaryRead: Sendable {
 
     /// The rows a time window's buckets leave out: those meeting `condition` (the window's
     /// partial days and days no usable span covers) and `filter` (the rest of the source's
-    /// filter), read through the time's B-tree or the key's, whichever the time summaries
-    /// count fewer rows in (``TimeSummaryUse/cheaperByTime(_:codes:level:first:)``).
+    /// filter), read through the time's B-tree or the key's, whichever the counts say costs
+    /// less (``route(codes:level:)``).
     struct Remainder: Sendable {
         var filter: String?
         var condition: String
@@ -42,6 +42,12 @@ struct SummaryRead: Sendable {
         func cheaperByTime(codes: [(UInt64, UInt64)], level: Int, first: Int) -> (condition: String, values: [String?])
         {
             use.cheaperByTime(split, codes: codes, level: level, first: first)
+        }
+
+        /// How to read these rows inside the key ranges `codes` of `level` (see
+        /// ``TimeSummaryUse/route(_:codes:level:)``).
+        func route(codes: [(UInt64, UInt64)], level: Int) -> TimeSummaryUse.RowsRoute {
+            use.route(split, codes: codes, level: level)
         }
     }
 
@@ -98,12 +104,16 @@ extension PostgresSource {
         }
         if let use = layout.timeSummaries {
             guard let split = use.buckets(level: level) else { return nil }
-            // The rows left by time or by key where a window's buckets leave few days (as before
-            // the choice), or where no bucket is whole and the window holds at most 1/64 of the
-            // rows; else the plain rows statement (measured: a choice to plan costs more there).
+            // The rows left by the route the counts choose where a window's buckets leave few days
+            // or at most a quarter of its rows, or where no bucket is whole and the window holds at
+            // most 1/64 of the rows; else the plain rows statement (a tile whose route is by key
+            // takes it too: the same rows by key, without the summaries).
             let left = use.state.rows(onDays: split.rowDays(inside: use.state.days))
-            let total = use.state.rowsThrough.last ?? 0
-            if split.buckets.isEmpty ? 64 * left > total : !split.fewDaysLeft { return nil }
+            if split.buckets.isEmpty {
+                if 64 * left > use.state.rowsThrough.last ?? 0 { return nil }
+            } else if !split.fewDaysLeft, 4 * left > use.windowRows {
+                return nil
+            }
             return SummaryRead(
                 table: use.state.cells, freshness: .time(built: use.state.built), buckets: split,
                 remainder: use.rowsCondition(split).map {

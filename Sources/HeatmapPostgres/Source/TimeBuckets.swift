@@ -23,8 +23,8 @@ struct TimeBuckets: Sendable {
 
     /// The split of `window` over the summaries of `days`, with the spans in `usable` (none:
     /// the whole window is left to the rows); `nil` when it takes more than ``maximumBuckets``.
-    /// Whether the rows left are read through the time's B-tree or the key's, the statement
-    /// chooses (``TimeSummaryUse/cheaperByTime(level:first:)``).
+    /// Whether the rows left are read through the time's B-tree or the key's, the counts
+    /// decide (``TimeSummaryUse/route(_:codes:level:)``).
     ///
     /// - Complexity: O(buckets + days no usable span covers).
     init?(start: Int64?, end: Int64?, days: ClosedRange<Int64>, usable: [Int]) {

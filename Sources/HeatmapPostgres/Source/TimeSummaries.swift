@@ -2,8 +2,8 @@
 /// (`<table>_tcells`), for a table `import` made with `--time`: a time-filtered tile or M(z)
 /// cell question at a coarse level reads one row a cell and bucket for the whole buckets of its
 /// window, and the rows only for the rest of it (through `<table>_time`, the B-tree on the
-/// time, or the key's, whichever these summaries count fewer rows in: see
-/// ``TimeSummaryUse/cheaperByTime(_:codes:level:first:)``), rather than every row under the tile.
+/// time, or the key's, whichever the counts say costs less: see
+/// ``TimeSummaryUse/route(_:codes:level:)``), rather than every row under the tile.
 ///
 /// Buckets are days since 1970-01-01 UTC (`floor(seconds / 86400)`) and the aligned blocks of
 /// 2^``spans`` days above them (8, 64 and 512 days): a window is whole blocks of the coarsest
@@ -106,74 +106,5 @@ enum TimeSummaries {
         coalesce((SELECT s.version = v.version AND s.built = $\(built) FROM heatmap_time_summaries s \
         JOIN heatmap_versions v ON v.table_name = s.table_name WHERE s.table_name = $\(name)), false)
         """
-    }
-}
-
-/// A table's time summaries as the source read them: their table, build tag, the finest level
-/// of each span (``TimeSummaries/spans``, 25 for none) and the days they cover.
-struct TimeSummaryState: Sendable, Hashable {
-    /// The quoted table of time summaries.
-    var cells: String
-    /// The build's tag, which a statement checks.
-    var built: String
-    /// Each span's finest level kept.
-    var finest: [Int]
-    /// The first and last day of the rows summed.
-    var days: ClosedRange<Int64>
-    /// The days holding rows, in order, and the rows up to and including each (as the build
-    /// counted them): what a window's days left to the rows hold, without a statement.
-    var dayNumbers: [Int64] = []
-    var rowsThrough: [Int] = []
-
-    /// The rows the summaries counted on the days of `ranges` (inclusive day numbers).
-    ///
-    /// - Complexity: O(ranges × log days).
-    func rows(onDays ranges: [ClosedRange<Int64>]) -> Int {
-        func before(_ day: Int64) -> Int {
-            // The rows of the days before `day`.
-            var (low, high) = (0, dayNumbers.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if dayNumbers[middle] < day { low = middle + 1 } else { high = middle }
-            }
-            return low == 0 ? 0 : rowsThrough[low - 1]
-        }
-        return ranges.reduce(0) { total, range in
-            total + before(range.upperBound == .max ? .max : range.upperBound + 1) - before(range.lowerBound)
-        }
-    }
-
-    /// Reads the state of the time summaries of `name` (`schema.name`) over `column`, whose table
-    /// is `cells` (quoted); `nil` when there are none for that column.
-    static func read(name: String, column: String, cells: String, on connection: PostgresConnection)
-        throws(PostgresError) -> TimeSummaryState?
-    {
-        let present = try connection.execute(
-            "SELECT to_regclass('heatmap_time_summaries') IS NOT NULL AND to_regclass($1) IS NOT NULL", [cells])
-        guard present.text(0, 0) == "t" else { return nil }
-        let found = try connection.execute(
-            """
-            SELECT s.built, array_to_string(s.finest, ','), s.first_day, s.last_day FROM heatmap_time_summaries s \
-            WHERE s.table_name = $1 AND s.time_column = $2
-            """, [name, column])
-        guard found.rowCount == 1, let built = found.text(0, 0),
-            let finest = found.text(0, 1)?.split(separator: ",").compactMap({ Int($0) }),
-            finest.count == TimeSummaries.spans.count,
-            let first = found.text(0, 2).flatMap({ Int64($0) }), let last = found.text(0, 3).flatMap({ Int64($0) }),
-            first <= last
-        else { return nil }
-        var state = TimeSummaryState(cells: cells, built: built, finest: finest, days: first...last)
-        let perDay = try connection.execute(
-            "SELECT bucket, sum(rows) FROM \(cells) WHERE level = 24 AND span = 0 GROUP BY 1 ORDER BY 1")
-        var total = 0
-        for row in 0..<perDay.rowCount {
-            guard let day = perDay.text(row, 0).flatMap({ Int64($0) }),
-                let rows = perDay.text(row, 1).flatMap({ Int($0) })
-            else { continue }
-            total += rows
-            state.dayNumbers.append(day)
-            state.rowsThrough.append(total)
-        }
-        return state
     }
 }
