@@ -31,7 +31,7 @@ import Testing
             (-23.55 + Double(i) * 0.01, -46.63, 2.0, february + 9 * day + 6 * 3_600 + Int64(i) * 600, "rare")
         }
         rows += (0..<20).map { i in
-            (-37.8 + Double(i) * 0.01, 144.9, 2.0, february + 12 * day + 18 * 3_600 - Int64(i) * 6_000, "rare")
+            (-37.8 + Double(i) * 0.01, 144.9, 2.0, february + 11 * day + 18 * 3_600 - Int64(i) * 6_000, "rare")
         }
         rows.append((-37.5, 145, 0, february, "rare"))
         rows.append((-23.5, -46.5, 0, february + 26 * day, "rare"))
