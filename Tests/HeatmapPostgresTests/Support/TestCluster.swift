@@ -151,10 +151,15 @@ final class TestCluster: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, outputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_adddup2(&actions, 1, 2)
+        var attributes = emptySpawnAttributes()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        // pg_ctl's server lives on: it must not keep another test's command pipes open.
+        inheritOnlyStandardDescriptors(&actions, &attributes)
         let argv = ([program] + arguments).map { strdup($0) } + [nil]
         defer { for arg in argv { free(arg) } }
         var pid: pid_t = 0
-        let spawned = posix_spawn(&pid, program, &actions, nil, argv, processEnvironment)
+        let spawned = posix_spawn(&pid, program, &actions, &attributes, argv, processEnvironment)
         guard spawned == 0 else { throw .failed("\(program): posix_spawn failed (\(spawned))") }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0, errno == EINTR {}
